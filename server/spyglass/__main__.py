@@ -1,0 +1,5 @@
+import sys
+
+from spyglass.cli.main import main
+
+sys.exit(main())

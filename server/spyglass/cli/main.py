@@ -1,0 +1,198 @@
+"""``spyglass``: index, search, fetch spans and report status from a terminal or CI.
+
+Human output by default, ``--json`` for machines (documented in docs/cli.md). Exit codes: 0 success
+(a search with no results included), 1 an error while working (the message says what), 2 a usage error,
+3 the index is missing or unusable, 4 another process is writing the index.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import signal
+import sys
+import threading
+from dataclasses import asdict
+from pathlib import Path
+
+import apsw
+
+from ..engine.errors import (
+    IndexLocked,
+    IndexMissing,
+    IndexUnusable,
+    OutsideWorkspace,
+    SpyglassError,
+)
+from ..engine.search import SearchFilters
+from ..engine.workspace import Workspace, find_root
+from . import render
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_NO_INDEX, EXIT_LOCKED = 0, 1, 2, 3, 4
+
+
+def _add_common(p: argparse.ArgumentParser, root_positional: bool = False) -> None:
+    if root_positional:
+        p.add_argument("root", nargs="?", default=None, help="the folder to index (default: the current one)")
+    else:
+        p.add_argument("--root", default=None, help="workspace folder (default: nearest folder with an index)")
+    p.add_argument("--db", default=None, help="index file to use instead of <root>/.spyglass/index.db")
+    p.add_argument("--json", action="store_true", help="print machine-readable JSON")
+    p.add_argument("-v", "--verbose", action="count", default=0, help="more logging on stderr")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="spyglass", description="Local, offline code search.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("index", help="build or update the index of a folder")
+    _add_common(p, root_positional=True)
+    p.add_argument("--model", default=None, help="embedding model: bundled name, local path or hub name")
+    p.add_argument("--no-embed", action="store_true", help="lexical index only (no model needed)")
+    p.add_argument("--rebuild", action="store_true", help="throw the existing index away and build anew")
+    p.add_argument("--threads", type=int, default=None, help="threads for the embedding model")
+    p.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+                   help="wait this long for another writer to finish (default: fail at once)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+
+    p = sub.add_parser("search", help="search the index")
+    p.add_argument("query", help="natural language, identifiers, a path or a pasted error")
+    _add_common(p)
+    p.add_argument("-k", type=int, default=10, help="at most this many results (default 10)")
+    p.add_argument("--min-score", type=float, default=None, help="drop results scoring below this (0..1)")
+    p.add_argument("--glob", action="append", default=[], help="only paths matching this glob (repeatable)")
+    p.add_argument("--language", action="append", default=[], help="only this language (repeatable)")
+    p.add_argument("--kind", action="append", default=[], help="only this span kind (repeatable)")
+    p.add_argument("--model", default=None, help=argparse.SUPPRESS)
+
+    p = sub.add_parser("span", help="print the current text of a span by its ID")
+    p.add_argument("id", help="a span ID as printed by search: PATH:START-END#HASH")
+    _add_common(p)
+
+    p = sub.add_parser("status", help="what is indexed, what was skipped, how fresh it is")
+    _add_common(p)
+    return parser
+
+
+def _setup_logging(verbose: int) -> None:
+    level = logging.WARNING - 10 * min(verbose, 2)
+    logging.basicConfig(level=level, stream=sys.stderr, format="spyglass: %(levelname)s: %(message)s")
+    if verbose < 2:
+        for noisy in ("sentence_transformers", "transformers", "torch", "httpx", "huggingface_hub"):
+            logging.getLogger(noisy).setLevel(logging.ERROR)
+
+
+def _root(args: argparse.Namespace) -> Path:
+    given = getattr(args, "root", None)
+    return Path(given).resolve() if given else find_root(Path.cwd())
+
+
+def _overrides(args: argparse.Namespace) -> dict:
+    out = {"model": getattr(args, "model", None), "threads": getattr(args, "threads", None)}
+    if getattr(args, "no_embed", False):
+        out["embed"] = False
+    return out
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    root = _root(args)
+    ws = Workspace.open(root, db=args.db, overrides=_overrides(args), writer=True, rebuild=args.rebuild)
+    cancel = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda *_: cancel.set())
+    try:
+        with render.progress(enabled=not (args.quiet or args.json)) as progress:
+            report = ws.index(progress=progress, cancel=cancel, wait=args.wait,
+                              on_wait=lambda who: render.waiting(who))
+        status = ws.freshness()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        ws.close()
+    if args.json:
+        data = asdict(report)
+        data.pop("changed_paths")
+        data.pop("deleted_paths")
+        render.emit_json({"root": str(root), "report": data, "index": status})
+    else:
+        render.index_summary(root, report, status)
+    if report.cancelled:
+        return 130
+    return EXIT_ERROR if report.model_error else EXIT_OK
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    if args.k < 1:
+        raise UsageError("-k must be at least 1")
+    filters = SearchFilters(globs=args.glob, languages=args.language, kinds=args.kind)
+    with Workspace.open(_root(args), db=args.db, overrides=_overrides(args)) as ws:
+        result = ws.search(args.query, k=args.k, filters=filters, min_score=args.min_score)
+    if args.json:
+        render.emit_json(result)
+    else:
+        render.search_results(result)
+    return EXIT_OK
+
+
+def cmd_span(args: argparse.Namespace) -> int:
+    with Workspace.open(_root(args), db=args.db) as ws:
+        try:
+            found = ws.span(args.id)
+        except ValueError as e:
+            raise UsageError(str(e)) from e
+    if args.json:
+        render.emit_json(asdict(found))
+    else:
+        render.span(found)
+    return EXIT_OK
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    with Workspace.open(_root(args), db=args.db) as ws:
+        info = ws.status()
+    if args.json:
+        render.emit_json(info)
+    else:
+        render.status(info)
+    return EXIT_OK
+
+
+class UsageError(Exception):
+    pass
+
+
+COMMANDS = {"index": cmd_index, "search": cmd_search, "span": cmd_span, "status": cmd_status}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    _setup_logging(args.verbose)
+    try:
+        return COMMANDS[args.command](args)
+    except UsageError as e:
+        render.error(str(e))
+        return EXIT_USAGE
+    except IndexMissing as e:
+        render.error(str(e))
+        return EXIT_NO_INDEX
+    except IndexUnusable as e:
+        render.error(str(e))
+        return EXIT_NO_INDEX
+    except (apsw.CorruptError, apsw.NotADBError) as e:
+        render.error(f"the index is damaged ({e}); rebuild it with `spyglass index --rebuild`")
+        return EXIT_NO_INDEX
+    except IndexLocked as e:
+        render.error(str(e))
+        return EXIT_LOCKED
+    except (OutsideWorkspace, FileNotFoundError, SpyglassError) as e:
+        render.error(str(e))
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # `spyglass search ... | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,135 @@
+"""Everything the CLI shows a person (rich, to a terminal) or a machine (JSON on stdout).
+
+Progress and errors go to stderr, results to stdout, so ``spyglass search ... --json | jq`` works.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False)
+
+PHASES = {"scan": "Scanning files", "parse": "Parsing", "embed": "Embedding"}
+
+
+def emit_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.flush()
+
+
+def error(message: str) -> None:
+    err.print(f"[bold red]spyglass:[/] {escape(message)}")
+
+
+def waiting(holder: dict | None) -> None:
+    who = holder or {}
+    err.print(f"waiting for the current writer (pid {who.get('pid')}: {escape(str(who.get('command', '?')))})…")
+
+
+@contextlib.contextmanager
+def progress(enabled: bool = True) -> Iterator:
+    """A ``progress(phase, done, total)`` callback drawing one bar per phase on stderr."""
+    if not enabled or not err.is_terminal:
+        yield lambda *_: None
+        return
+    bars = Progress(
+        TextColumn("{task.description:<15}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=err, transient=False,
+    )
+    tasks: dict[str, int] = {}
+
+    def update(phase: str, done: int, total: int) -> None:
+        if phase not in tasks:
+            tasks[phase] = bars.add_task(PHASES.get(phase, phase), total=total or None)
+        bars.update(tasks[phase], completed=done, total=total or None)
+
+    with bars:
+        yield update
+
+
+def index_summary(root: Path, report, status: dict) -> None:
+    s = report.seconds
+    out.print(f"[bold]Indexed[/] {escape(str(root))} in {s.get('total', 0):.1f}s")
+    out.print(
+        f"  files: {report.seen} seen, {report.added} new, {report.changed} changed, "
+        f"{report.deleted} deleted, {report.unchanged} unchanged"
+    )
+    out.print(
+        f"  spans: {report.spans_written} written, {report.texts_embedded} texts embedded, "
+        f"{report.vectors_reused} vectors reused from the cache"
+    )
+    if report.skipped:
+        detail = ", ".join(f"{k} {v}" for k, v in sorted(report.skipped.items(), key=lambda kv: -kv[1]))
+        out.print(f"  skipped: {sum(report.skipped.values())} ({detail})")
+    if report.syntax_errors:
+        out.print(f"  {report.syntax_errors} files have syntax errors (indexed anyway)")
+    pct = 100 * status["embedded_fraction"]
+    out.print(f"  index: {status['files']} files, {status['spans']} spans, {pct:.1f}% embedded")
+    if report.model_reset:
+        err.print(f"[yellow]note:[/] {escape(report.model_reset)}")
+    if report.model_error:
+        error(report.model_error)
+        err.print("The lexical index was built; search works without vectors. Use --no-embed to silence this.")
+    if report.cancelled:
+        err.print("[yellow]interrupted:[/] what was done is saved; run `spyglass index` again to finish.")
+
+
+def search_results(result: dict) -> None:
+    hits = result["results"]
+    index = result["index"]
+    if not hits:
+        out.print(f"No confident results for {escape(result['query'])!r}.")
+    for i, h in enumerate(hits, 1):
+        symbol = h["symbol"] or Path(h["path"]).name
+        out.print(
+            f"[bold]{i}. {escape(symbol)}[/] [dim]{h['kind']}[/]  "
+            f"[cyan]{escape(h['path'])}:{h['start_line']}[/]  score {h['score']:.2f}"
+        )
+        for line in h["snippet"].splitlines()[:6]:
+            out.print(f"    [dim]{escape(line[:160])}[/]")
+        out.print(f"    [dim]id {escape(h['id'])}[/]")
+    note = f" ({index['note']})" if index.get("note") else ""
+    out.print(
+        f"[dim]{index['mode']} search over {index['spans']} spans, "
+        f"{100 * index['embedded_fraction']:.0f}% embedded{escape(note)}[/]"
+    )
+
+
+def span(found) -> None:
+    colour = {"current": "green", "moved": "yellow", "stale": "red", "missing": "red"}[found.status]
+    out.print(f"[{colour}]{found.status}[/]: {escape(found.message)}")
+    if found.text:
+        out.print(f"[cyan]{escape(found.path)}:{found.start_line}-{found.end_line}[/]"
+                  + (f"  (id now {escape(found.current_id)})" if found.current_id and found.current_id != found.id else ""))
+        out.print(escape(found.text))
+
+
+def status(info: dict) -> None:
+    out.print(f"[bold]{escape(info['root'])}[/]  index {escape(info['index_path'])} ({info['index_bytes'] / 1e6:.1f} MB)")
+    out.print(f"  files {info['files']}, spans {info['spans']}, embedded {100 * info['embedded_fraction']:.1f}% "
+              f"({info['pending_embeddings']} pending)")
+    langs = ", ".join(f"{k} {v}" for k, v in list(info["languages"].items())[:10])
+    out.print(f"  languages: {escape(langs) or '-'}")
+    if info["skipped_total"]:
+        detail = ", ".join(f"{k} {v}" for k, v in info["skipped"].items())
+        out.print(f"  skipped: {info['skipped_total']} ({escape(detail)})")
+    out.print(f"  model: {escape(str(info['model']))}" + (
+        f" (configured: {escape(str(info['configured_model']))})"
+        if info["configured_model"] and info["configured_model"] != info["model"] else ""))
+    last = info["last_update"] or "never"
+    out.print(f"  last update: {last}" + (f", git HEAD {info['git_head'][:12]}" if info.get("git_head") else ""))
+    changed = info.get("changed_since_update")
+    if changed and any(changed.values()):
+        out.print(f"  [yellow]changed on disk since:[/] {changed['new']} new, {changed['modified']} modified, "
+                  f"{changed['deleted']} deleted (run `spyglass index`)")
+    if info.get("writer"):
+        out.print(f"  writer: pid {info['writer'].get('pid')} ({escape(str(info['writer'].get('command')))})")

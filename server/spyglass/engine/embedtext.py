@@ -1,0 +1,26 @@
+"""What text is embedded for a span, and the cache key of that text.
+
+The path is left out on purpose: a renamed or moved file then reuses its vectors, and paths are matched
+lexically anyway. Bump ``RECIPE`` whenever the text changes, so old cache entries stop matching.
+"""
+
+from __future__ import annotations
+
+from .spans import text_hash
+
+RECIPE = "v1"
+CHARS_PER_TOKEN = 5  # generous: code averages ~3-4 characters per MiniLM token; the tokenizer cuts the rest
+
+
+def embed_text(kind: str, qualname: str, signature: str, doc: str, text: str, max_tokens: int) -> str:
+    """``<kind> <qualname>``, the doc if the code does not already hold it, then the code, cut to size."""
+    head = f"{kind} {qualname}".strip()
+    parts = [head]
+    if doc and doc[:40] not in text:
+        parts.append(doc)
+    parts.append(text)
+    return "\n".join(parts)[: max_tokens * CHARS_PER_TOKEN]
+
+
+def embed_hash(text: str, max_tokens: int) -> str:
+    return text_hash(f"{RECIPE}\0{max_tokens}\0{text}")

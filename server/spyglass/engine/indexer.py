@@ -1,0 +1,262 @@
+"""Bring the index in line with the files: discover, diff, parse what changed, then embed what is new.
+
+Phase one (lexical) makes every changed file searchable by name and full text as soon as it is parsed;
+phase two (vectors) embeds spans whose text the cache has never seen. A file is re-read only when its
+(size, mtime) changed, re-parsed only when its content hash changed, and a span is re-embedded only when
+its embedded text is new, so an unchanged tree costs one directory walk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .discovery import FileEntry, check_path, discover, looks_binary
+from .embedding import Embedder
+from .embedtext import embed_hash, embed_text
+from .errors import ModelLoadError
+from .parsing import parse_spans
+from .settings import Settings
+from .store import SpanRecord, Store
+from .textnorm import path_words, subword_terms
+
+log = logging.getLogger(__name__)
+
+ProgressFn = Callable[[str, int, int], None]
+"""``progress(phase, done, total)``; phase is "scan", "parse" or "embed"."""
+
+FILES_PER_TRANSACTION = 64
+EMBED_CHUNK = 256
+CACHE_KEEP_UNUSED = 50_000
+
+
+@dataclass
+class IndexReport:
+    """What a sync did; every count is of files unless it says spans."""
+
+    seen: int = 0
+    added: int = 0
+    changed: int = 0
+    unchanged: int = 0
+    deleted: int = 0
+    parsed: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    spans_written: int = 0
+    vectors_reused: int = 0
+    spans_embedded: int = 0
+    texts_embedded: int = 0
+    syntax_errors: int = 0
+    model_error: str | None = None
+    model_reset: str | None = None
+    cancelled: bool = False
+    seconds: dict[str, float] = field(default_factory=dict)
+    changed_paths: list[str] = field(default_factory=list)
+    deleted_paths: list[str] = field(default_factory=list)
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def span_records(path: str, data: bytes, settings: Settings) -> tuple[str, bool, list[SpanRecord]]:
+    """Parse a file's bytes into records ready for the store: (language, had syntax errors, records)."""
+    result = parse_spans(path, data, settings)
+    pwords = path_words(path)
+    records = []
+    for s in result.spans:
+        text = embed_text(s.kind, s.qualname, s.signature, s.doc, s.text, settings.embed_max_tokens)
+        names = f"{s.name} {s.qualname}"
+        records.append(
+            SpanRecord(
+                span=s,
+                span_id=s.span_id(path),
+                embed_hash=embed_hash(text, settings.embed_max_tokens),
+                fts=(names + " " + subword_terms(names), pwords, s.doc, s.text, subword_terms(s.text)),
+            )
+        )
+    return result.language, result.had_errors, records
+
+
+class Indexer:
+    """The only writer of a workspace's index (the caller holds the workspace's writer lock)."""
+
+    def __init__(self, root: Path, store: Store, settings: Settings, embedder: Embedder | None):
+        self.root = root
+        self.store = store
+        self.settings = settings
+        self.embedder = embedder if settings.embed else None
+
+    # -- the whole tree --------------------------------------------------------------------------
+    def sync(self, progress: ProgressFn | None = None, cancel: threading.Event | None = None) -> IndexReport:
+        report = IndexReport()
+        progress = progress or (lambda *_: None)
+        t0 = time.perf_counter()
+        progress("scan", 0, 0)
+        found = discover(self.root, self.settings)
+        report.skipped.update(found.skipped)
+        report.seen = len(found.files)
+        known = self.store.file_states()
+        report.seconds["scan"] = time.perf_counter() - t0
+
+        t1 = time.perf_counter()
+        todo: list[FileEntry] = []
+        for entry in found.files:
+            state = known.pop(entry.path, None)
+            if state is None:
+                report.added += 1
+                todo.append(entry)
+            elif state.size != entry.size or state.mtime_ns != entry.mtime_ns:
+                todo.append(entry)
+            else:
+                report.unchanged += 1
+                if state.skip_reason:
+                    report.skipped[state.skip_reason] += 1
+        for path in known:  # in the index but no longer on disk (or now ignored)
+            self.store.delete_file(path)
+            report.deleted += 1
+            report.deleted_paths.append(path)
+
+        for start in range(0, len(todo), FILES_PER_TRANSACTION):
+            if cancel is not None and cancel.is_set():
+                report.cancelled = True
+                break
+            with self.store.atomic():
+                for entry in todo[start : start + FILES_PER_TRANSACTION]:
+                    self._index_entry(entry, report)
+            progress("parse", min(start + FILES_PER_TRANSACTION, len(todo)), len(todo))
+        self.store.set_meta("skipped_by_rules", json.dumps(dict(found.skipped), sort_keys=True))
+        self.store.set_meta("last_sync", str(time.time()))
+        report.seconds["parse"] = time.perf_counter() - t1
+
+        if not report.cancelled:
+            self.embed_pending(report, progress, cancel)
+        report.seconds["total"] = time.perf_counter() - t0
+        return report
+
+    def _index_entry(self, entry: FileEntry, report: IndexReport) -> None:
+        try:
+            data = (self.root / entry.path).read_bytes()
+        except FileNotFoundError:  # deleted between the walk and now
+            self.store.delete_file(entry.path)
+            return
+        except OSError as e:
+            log.warning("cannot read %s: %s", entry.path, e)
+            self.store.record_skip(entry.path, entry.size, entry.mtime_ns, "unreadable")
+            report.skipped["unreadable"] += 1
+            return
+        self._index_bytes(entry.path, data, entry.size, entry.mtime_ns, report)
+
+    def _index_bytes(self, path: str, data: bytes, size: int, mtime_ns: int, report: IndexReport) -> None:
+        state = self.store.file_state(path)
+        digest = content_hash(data)
+        if state is not None and state.content_hash == digest and state.skip_reason is None:
+            self.store.touch_file(path, size, mtime_ns)
+            report.unchanged += 1
+            return
+        reason = None
+        if len(data) > self.settings.max_file_size:
+            reason = "too large"
+        elif looks_binary(data[:8192]):
+            reason = "binary"
+        if reason:
+            self.store.record_skip(path, size, mtime_ns, reason)
+            report.skipped[reason] += 1
+            return
+        language, had_errors, records = span_records(path, data, self.settings)
+        reused = self.store.write_file(
+            path, size=size, mtime_ns=mtime_ns, language=language, content_hash=digest,
+            parse_errors=had_errors, records=records,
+        )
+        if state is not None:
+            report.changed += 1  # new files were counted as added when first seen
+        report.parsed += 1
+        report.syntax_errors += int(had_errors)
+        report.spans_written += len(records)
+        report.vectors_reused += reused
+        report.changed_paths.append(path)
+
+    # -- one file or buffer (editor, watcher) ----------------------------------------------------
+    def update_path(self, path: str, text: str | None = None, embed: bool = True) -> IndexReport:
+        """Re-index one file from disk, or from ``text`` (an unsaved editor buffer) when given."""
+        report = IndexReport()
+        reason = check_path(self.root, path, self.settings)
+        full = self.root / path
+        if reason is not None and text is None:
+            if self.store.file_state(path) is not None:
+                self.store.delete_file(path)
+                report.deleted += 1
+                report.deleted_paths.append(path)
+            report.skipped[reason] += 1
+        elif text is not None:
+            data = text.encode("utf-8", "surrogatepass")
+            st = full.stat() if full.exists() else None
+            with self.store.atomic():
+                self._index_bytes(path, data, len(data), st.st_mtime_ns if st else 0, report)
+        else:
+            try:
+                st = full.stat()
+                data = full.read_bytes()
+            except FileNotFoundError:
+                if self.store.file_state(path) is not None:
+                    self.store.delete_file(path)
+                    report.deleted += 1
+                    report.deleted_paths.append(path)
+                return report
+            with self.store.atomic():
+                self._index_bytes(path, data, st.st_size, st.st_mtime_ns, report)
+        if embed:
+            self.embed_pending(report)
+        return report
+
+    # -- vectors ---------------------------------------------------------------------------------
+    def embed_pending(
+        self,
+        report: IndexReport,
+        progress: ProgressFn | None = None,
+        cancel: threading.Event | None = None,
+    ) -> None:
+        """Embed every span whose text has no vector yet, longest-first batches sorted by length."""
+        if self.embedder is None:
+            return
+        t0 = time.perf_counter()
+        try:
+            dims = self.embedder.dims
+        except ModelLoadError as e:
+            report.model_error = str(e)
+            log.error("%s", e)
+            return
+        if self.store.ensure_vector_table(self.embedder.model_id, dims):
+            report.model_reset = f"embedding model changed to {self.embedder.model_id}: re-embedding every span"
+            log.warning("%s", report.model_reset)
+        pending = self.store.pending_embeddings()
+        max_tokens = self.settings.embed_max_tokens
+        texts = [(p.embed_hash, embed_text(p.kind, p.qualname, p.signature, p.doc, p.text, max_tokens)) for p in pending]
+        texts.sort(key=lambda item: len(item[1]))
+        total = len(texts)
+        done = 0
+        if progress:
+            progress("embed", 0, total)
+        for start in range(0, total, EMBED_CHUNK):
+            if cancel is not None and cancel.is_set():
+                report.cancelled = True
+                break
+            chunk = texts[start : start + EMBED_CHUNK]
+            vectors = self.embedder.encode([t for _, t in chunk])
+            report.spans_embedded += self.store.store_embeddings(
+                (h, v) for (h, _), v in zip(chunk, vectors, strict=True)
+            )
+            report.texts_embedded += len(chunk)
+            done += len(chunk)
+            if progress:
+                progress("embed", done, total)
+        if total:
+            self.store.prune_cache(CACHE_KEEP_UNUSED)
+        report.seconds["embed"] = time.perf_counter() - t0
+

@@ -1,0 +1,77 @@
+"""Numbered schema migrations, each applied atomically and recorded in ``schema_migrations``.
+
+Append new migrations to ``MIGRATIONS``; never edit one that has shipped. The vector table is not here:
+its width depends on the model, so the store creates it when the first embedding arrives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import apsw
+
+
+def _m1_initial(con: apsw.Connection) -> None:
+    con.execute(
+        """
+        CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+        -- every file discovery saw; skipped files keep their reason so an unchanged one is not re-read
+        CREATE TABLE files(
+            id INTEGER PRIMARY KEY,
+            path TEXT NOT NULL UNIQUE,
+            language TEXT,
+            size INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            content_hash TEXT,
+            skip_reason TEXT,
+            parse_errors INTEGER NOT NULL DEFAULT 0,
+            indexed_at REAL NOT NULL
+        );
+
+        CREATE TABLE spans(
+            id INTEGER PRIMARY KEY,
+            file_id INTEGER NOT NULL REFERENCES files(id),
+            span_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            name TEXT NOT NULL,
+            qualname TEXT NOT NULL,
+            signature TEXT NOT NULL,
+            doc TEXT NOT NULL,
+            parent TEXT,
+            language TEXT NOT NULL,
+            start_line INTEGER NOT NULL,
+            end_line INTEGER NOT NULL,
+            start_byte INTEGER NOT NULL,
+            end_byte INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            text_hash TEXT NOT NULL,
+            embed_hash TEXT NOT NULL,
+            embedded INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX spans_file ON spans(file_id);
+        CREATE INDEX spans_span_id ON spans(span_id);
+        CREATE INDEX spans_name ON spans(name COLLATE NOCASE);
+        CREATE INDEX spans_embed_hash ON spans(embed_hash);
+        CREATE INDEX spans_pending ON spans(id) WHERE embedded = 0;
+
+        -- vectors by the hash of what was embedded (model and recipe included in the hash): a span whose
+        -- text comes back after a rename, branch switch or revert is never embedded twice
+        CREATE TABLE embedding_cache(
+            embed_hash TEXT PRIMARY KEY,
+            vector BLOB NOT NULL,
+            used_at REAL NOT NULL
+        ) WITHOUT ROWID;
+
+        -- contentless full text (the text lives in spans): names, path words, docs, code, sub-words
+        CREATE VIRTUAL TABLE spans_fts USING fts5(
+            name, path, doc, body, terms,
+            content='', contentless_delete=1,
+            tokenize="unicode61 remove_diacritics 2"
+        );
+        """
+    )
+
+
+MIGRATIONS: list[Callable[[apsw.Connection], None]] = [_m1_initial]
+SCHEMA_VERSION = len(MIGRATIONS)

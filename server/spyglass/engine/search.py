@@ -1,0 +1,170 @@
+"""Hybrid search over the index: vectors + BM25 + exact names, fused on real scores, cut by confidence.
+
+Each signal is put on a 0..1 scale (cosine similarity; BM25 relative to the best hit; 1 for an exact
+name match) and blended with fixed weights, so a result's score means the same across queries and a
+floor can drop noise: an empty answer is better than a wrong one.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import logging
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .embedding import Embedder
+from .errors import ModelLoadError
+from .query import ParsedQuery, parse_query
+from .store import StoredSpan, Store
+from .textnorm import words
+
+log = logging.getLogger(__name__)
+
+WEIGHTS = {"vector": 0.55, "lexical": 0.30, "name": 0.15}
+LEXICAL_ONLY_WEIGHTS = {"vector": 0.0, "lexical": 0.70, "name": 0.30}
+BM25_COLUMNS = (4.0, 2.0, 1.5, 1.0, 0.7)  # name, path, doc, body, terms
+CANDIDATES = 100
+MIN_SCORE = 0.20
+RELATIVE_FLOOR = 0.45  # drop results scoring below this fraction of the best one
+PER_FILE = 3
+SNIPPET_LINES = 8
+
+
+@dataclass
+class SearchFilters:
+    globs: list[str] = field(default_factory=list)
+    languages: list[str] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)
+
+    def accepts(self, span: StoredSpan) -> bool:
+        if self.languages and span.language not in self.languages:
+            return False
+        if self.kinds and span.kind not in self.kinds:
+            return False
+        return not self.globs or any(fnmatch.fnmatch(span.path, g) for g in self.globs)
+
+    @property
+    def active(self) -> bool:
+        return bool(self.globs or self.languages or self.kinds)
+
+
+@dataclass
+class SearchHit:
+    id: str
+    path: str
+    start_line: int
+    end_line: int
+    kind: str
+    symbol: str
+    language: str
+    score: float
+    snippet: str
+    why: dict
+
+
+@dataclass
+class SearchOutcome:
+    hits: list[SearchHit]
+    mode: str  # "hybrid" or "lexical"
+    note: str | None = None  # why the search fell back to lexical, if it did
+
+
+def _snippet(text: str, terms: set[str], max_lines: int = SNIPPET_LINES) -> tuple[str, int]:
+    """The ``max_lines`` consecutive lines with the most query terms (offset of the first one)."""
+    lines = text.splitlines()
+    if len(lines) <= max_lines:
+        return "\n".join(lines), 0
+    hits = [sum(1 for w in words(line) if w in terms) for line in lines]
+    best, best_at = -1, 0
+    window = sum(hits[:max_lines])
+    for i in range(len(lines) - max_lines + 1):
+        if i:
+            window += hits[i + max_lines - 1] - hits[i - 1]
+        if window > best:
+            best, best_at = window, i
+    if best <= 0:
+        best_at = 0
+    return "\n".join(lines[best_at : best_at + max_lines]), best_at
+
+
+class Searcher:
+    def __init__(self, store: Store, embedder: Embedder | None):
+        self.store = store
+        self.embedder = embedder
+
+    def _query_vector(self, q: ParsedQuery) -> tuple[np.ndarray | None, str | None]:
+        if self.embedder is None:
+            return None, "embeddings are off"
+        if not self.store.has_vectors() or self.store.counts()["embedded"] == 0:
+            return None, "no span is embedded yet"
+        if self.store.get_meta("model_id") != self.embedder.model_id:
+            return None, f"the index was embedded with {self.store.get_meta('model_id')}, not {self.embedder.model_id}"
+        try:
+            return self.embedder.encode([q.text])[0], None
+        except ModelLoadError as e:
+            return None, str(e)
+
+    def search(
+        self,
+        query: str,
+        k: int = 10,
+        filters: SearchFilters | None = None,
+        min_score: float = MIN_SCORE,
+    ) -> SearchOutcome:
+        filters = filters or SearchFilters()
+        q = parse_query(query)
+        pool = CANDIDATES * (5 if filters.active else 1)
+        signals: dict[int, dict[str, float]] = {}
+
+        vector, note = self._query_vector(q)
+        if vector is not None:
+            for rowid, distance in self.store.knn(vector, pool):
+                signals.setdefault(rowid, {})["vector"] = max(0.0, 1.0 - float(distance))
+        if q.terms:
+            hits = self.store.fts(q.fts_match, pool, BM25_COLUMNS)
+            best = min((r for _, r in hits), default=0.0)
+            if best < 0:
+                for rowid, rank in hits:
+                    signals.setdefault(rowid, {})["lexical"] = float(rank) / best
+        named = self.store.spans_by_name(q.identifiers, limit=pool) if q.identifiers else []
+        wanted = {i.lower() for i in q.identifiers}
+        for span in named:
+            exact = span.qualname.lower() in wanted or span.name.lower() in wanted
+            signals.setdefault(span.rowid, {})["name"] = 1.0 if exact else 0.5
+
+        weights = WEIGHTS if vector is not None else LEXICAL_ONLY_WEIGHTS
+        spans = self.store.spans_by_rowid(list(signals))
+        scored: list[tuple[float, StoredSpan, dict[str, float]]] = []
+        for rowid, sig in signals.items():
+            span = spans.get(rowid)
+            if span is None or not filters.accepts(span):
+                continue
+            score = sum(weights[name] * value for name, value in sig.items())
+            if q.paths and any(span.path.endswith(p) for p in q.paths):
+                score = min(1.0, score + 0.1)
+                sig["path"] = 1.0
+            scored.append((score, span, sig))
+        scored.sort(key=lambda t: (-t[0], t[1].path, t[1].start_line))
+
+        terms = set(q.terms)
+        top = scored[0][0] if scored else 0.0
+        per_file: dict[str, int] = {}
+        out: list[SearchHit] = []
+        for score, span, sig in scored:
+            if score < min_score or score < top * RELATIVE_FLOOR or len(out) >= k:
+                break
+            if per_file.get(span.path, 0) >= PER_FILE:
+                continue
+            per_file[span.path] = per_file.get(span.path, 0) + 1
+            snippet, offset = _snippet(span.text, terms)
+            matched = sorted({w for w in words(span.text + " " + span.qualname) if w in terms})[:12]
+            why = {"signals": {k_: round(v, 4) for k_, v in sig.items()}, "terms": matched}
+            out.append(
+                SearchHit(
+                    id=span.span_id, path=span.path, start_line=span.start_line, end_line=span.end_line,
+                    kind=span.kind, symbol=span.qualname, language=span.language, score=round(score, 4),
+                    snippet=snippet, why=why,
+                )
+            )
+        return SearchOutcome(hits=out, mode="hybrid" if vector is not None else "lexical", note=note)

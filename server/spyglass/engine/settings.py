@@ -1,0 +1,146 @@
+"""Typed settings and the one place that merges their sources.
+
+Precedence, lowest to highest: built-in defaults, ``[tool.spyglass]`` in the root's ``pyproject.toml``,
+``.spyglass.toml`` in the root, ``SPYGLASS_*`` environment variables, then explicit overrides (CLI flags,
+LSP initialization options). A value that does not validate is reported as a warning and the default
+(or the value from a lower source) is used: a typo in a config file never stops indexing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+ENV_PREFIX = "SPYGLASS_"
+
+
+class Settings(BaseModel):
+    """Everything a user can configure. Field names are the keys in config files."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    model: str = Field(
+        DEFAULT_MODEL,
+        description="Embedding model: the bundled 'all-MiniLM-L6-v2', a local model directory, or a "
+        "sentence-transformers hub name already in the local Hugging Face cache.",
+    )
+    include: list[str] = Field(
+        default_factory=list,
+        description="If set, only files matching one of these gitignore-style globs are indexed.",
+    )
+    exclude: list[str] = Field(
+        default_factory=list,
+        description="Extra gitignore-style globs to leave out, on top of .gitignore and .spyglassignore.",
+    )
+    max_file_size: int = Field(1_000_000, ge=1, description="Files larger than this many bytes are skipped.")
+    threads: int = Field(
+        0, ge=0, description="Threads for the embedding model; 0 means one per CPU core."
+    )
+    batch_size: int = Field(32, ge=1, le=1024, description="Texts per model batch.")
+    embed: bool = Field(True, description="Compute embeddings (False: lexical search only).")
+    embed_max_tokens: int = Field(
+        256, ge=16, le=8192, description="Texts are cut to this many model tokens before embedding."
+    )
+    window_lines: int = Field(60, ge=5, description="Lines per window for files no parser covers.")
+    window_overlap: int = Field(10, ge=0, description="Lines shared by consecutive windows.")
+    max_span_lines: int = Field(
+        200, ge=20, description="Longer symbols are split into parts that each repeat the header."
+    )
+    index_dir: str = Field(
+        ".spyglass", description="Where the index lives, relative to the root unless absolute."
+    )
+
+
+_FIELDS = set(Settings.model_fields)
+
+
+def _read_toml(path: Path, table: tuple[str, ...] = ()) -> dict[str, Any]:
+    try:
+        with path.open("rb") as f:
+            data: Any = tomllib.load(f)
+    except FileNotFoundError:
+        return {}
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        log.warning("ignoring %s: %s", path, e)
+        return {}
+    for key in table:
+        data = data.get(key, {}) if isinstance(data, dict) else {}
+    return dict(data) if isinstance(data, dict) else {}
+
+
+def _normalise_keys(raw: dict[str, Any], source: str, warnings: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        k = key.replace("-", "_")
+        k = "".join("_" + c.lower() if c.isupper() else c for c in k)  # camelCase from LSP clients
+        if k in _FIELDS:
+            out[k] = value
+        else:
+            warnings.append(f"{source}: unknown setting {key!r} ignored")
+    return out
+
+
+def _from_env(env: dict[str, str], warnings: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, value in env.items():
+        if not name.startswith(ENV_PREFIX):
+            continue
+        key = name[len(ENV_PREFIX) :].lower()
+        if key not in _FIELDS:
+            continue  # SPYGLASS_ROOT, SPYGLASS_LOG and friends belong to the front ends
+        annotation = Settings.model_fields[key].annotation
+        if annotation == list[str]:
+            out[key] = json.loads(value) if value.startswith("[") else [p for p in value.split(",") if p]
+        else:
+            out[key] = value
+    return out
+
+
+def _validated(merged: dict[str, Any], warnings: list[str]) -> Settings:
+    data = dict(merged)
+    for _ in range(len(data) + 1):
+        try:
+            return Settings(**data)
+        except ValidationError as e:
+            for err in e.errors():
+                key = str(err["loc"][0]) if err["loc"] else ""
+                if key in data:
+                    warnings.append(f"setting {key}={data.pop(key)!r} is invalid ({err['msg']}); using default")
+    return Settings()
+
+
+def load_settings(
+    root: Path,
+    overrides: dict[str, Any] | None = None,
+    env: dict[str, str] | None = None,
+) -> tuple[Settings, list[str]]:
+    """Merge every source for the workspace at ``root``; return the settings and any warnings."""
+    warnings: list[str] = []
+    layers = [
+        ("pyproject.toml [tool.spyglass]", _normalise_keys(
+            _read_toml(root / "pyproject.toml", ("tool", "spyglass")), "pyproject.toml", warnings)),
+        (".spyglass.toml", _normalise_keys(_read_toml(root / ".spyglass.toml"), ".spyglass.toml", warnings)),
+        ("environment", _from_env(dict(os.environ if env is None else env), warnings)),
+        ("overrides", _normalise_keys(
+            {k: v for k, v in (overrides or {}).items() if v is not None}, "overrides", warnings)),
+    ]
+    merged: dict[str, Any] = {}
+    for source, layer in layers:
+        # each value is checked on its own, so a bad one falls back to the layer below it
+        for key, value in layer.items():
+            problems: list[str] = []
+            _validated({**merged, key: value}, problems)
+            if problems:
+                warnings.extend(f"{source}: {p}" for p in problems)
+            else:
+                merged[key] = value
+    return _validated(merged, warnings), warnings

@@ -1,0 +1,441 @@
+"""The index: one SQLite file (apsw) with files, spans, FTS5 full text and sqlite-vec vectors.
+
+WAL mode, so readers see a consistent snapshot while the single writer commits in batches; an interrupted
+run leaves a valid index that the next run completes. Connections are per thread (apsw connections must
+not be shared across threads without care, and MCP/LSP handlers run on worker threads).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import apsw
+import numpy as np
+import sqlite_vec
+
+from .errors import IndexCorrupt, IndexFromFuture, IndexMissing, IndexUnusable
+from .migrations import MIGRATIONS, SCHEMA_VERSION
+from .spans import Span
+
+log = logging.getLogger(__name__)
+
+SPAN_COLUMNS = (
+    "s.id, s.span_id, s.kind, s.name, s.qualname, s.signature, s.doc, s.parent, s.language, "
+    "s.start_line, s.end_line, s.start_byte, s.end_byte, s.text, s.text_hash, s.embedded, f.path"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSpan:
+    """A span as the index holds it, with the path of its file."""
+
+    rowid: int
+    span_id: str
+    kind: str
+    name: str
+    qualname: str
+    signature: str
+    doc: str
+    parent: str | None
+    language: str
+    start_line: int
+    end_line: int
+    start_byte: int
+    end_byte: int
+    text: str
+    text_hash: str
+    embedded: bool
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class FileState:
+    id: int
+    path: str
+    size: int
+    mtime_ns: int
+    content_hash: str | None
+    skip_reason: str | None
+
+
+@dataclass(slots=True)
+class SpanRecord:
+    """A parsed span ready to write: its ID, its embedding-cache key and its full-text columns."""
+
+    span: Span
+    span_id: str
+    embed_hash: str
+    fts: tuple[str, str, str, str, str]  # name, path, doc, body, terms
+
+
+@dataclass(frozen=True, slots=True)
+class PendingEmbedding:
+    embed_hash: str
+    kind: str
+    qualname: str
+    signature: str
+    doc: str
+    text: str
+    path: str
+
+
+_CORRUPT = (apsw.CorruptError, apsw.NotADBError)
+
+
+class Store:
+    """One workspace index. ``readonly`` stores never migrate or write."""
+
+    def __init__(self, path: Path, *, readonly: bool = False, create: bool = True) -> None:
+        self.path = Path(path)
+        self.readonly = readonly
+        if not self.path.exists():
+            if readonly or not create:
+                raise IndexMissing(f"no index at {self.path}: run `spyglass index` to build one")
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._all: list[apsw.Connection] = []
+        self._lock = threading.Lock()
+        try:
+            self._migrate()
+        except _CORRUPT as e:
+            raise IndexCorrupt(
+                f"the index at {self.path} is damaged or not a Spyglass index ({e}); "
+                "rebuild it with `spyglass index --rebuild`"
+            ) from e
+
+    # -- connections -----------------------------------------------------------------------------
+    @property
+    def con(self) -> apsw.Connection:
+        con = getattr(self._local, "con", None)
+        if con is None:
+            con = self._connect()
+            self._local.con = con
+        return con
+
+    def _connect(self) -> apsw.Connection:
+        flags = apsw.SQLITE_OPEN_READONLY if self.readonly else apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
+        try:
+            con = apsw.Connection(str(self.path), flags=flags)
+        except apsw.CantOpenError as e:
+            raise IndexUnusable(f"cannot open the index at {self.path}: {e}") from e
+        con.set_busy_timeout(30_000)
+        con.enable_load_extension(True)
+        con.load_extension(sqlite_vec.loadable_path())
+        con.enable_load_extension(False)
+        try:
+            if not self.readonly:
+                con.execute("PRAGMA journal_mode=WAL")
+                con.execute("PRAGMA synchronous=NORMAL")
+            con.execute("PRAGMA mmap_size=268435456")
+            con.execute("PRAGMA cache_size=-65536")
+        except _CORRUPT as e:
+            raise IndexCorrupt(
+                f"the index at {self.path} is damaged or not a Spyglass index ({e}); "
+                "rebuild it with `spyglass index --rebuild`"
+            ) from e
+        with self._lock:
+            self._all.append(con)
+        return con
+
+    def close(self) -> None:
+        with self._lock:
+            for con in self._all:
+                with contextlib.suppress(apsw.Error):
+                    con.close()
+            self._all.clear()
+        self._local = threading.local()
+
+    @contextlib.contextmanager
+    def atomic(self) -> Iterator[apsw.Connection]:
+        """A transaction (a savepoint when nested): all or nothing."""
+        with self.con as con:
+            yield con
+
+    # -- schema ----------------------------------------------------------------------------------
+    def _migrate(self) -> None:
+        con = self.con
+        have = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "schema_migrations" in have:
+            current = con.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").fetchone()[0]
+        elif have:
+            raise IndexCorrupt(f"{self.path} is an SQLite file but not a Spyglass index; move it away or pass --db")
+        else:
+            current = 0
+        if current > SCHEMA_VERSION:
+            raise IndexFromFuture(
+                f"the index at {self.path} has schema version {current}, newer than this Spyglass "
+                f"understands ({SCHEMA_VERSION}): upgrade Spyglass, or run `spyglass index --rebuild`"
+            )
+        if current == SCHEMA_VERSION:
+            return
+        if self.readonly:
+            raise IndexUnusable(
+                f"the index at {self.path} has schema version {current}, older than {SCHEMA_VERSION}: "
+                "run `spyglass index` to upgrade it"
+            )
+        with self.atomic() as c:
+            c.execute("CREATE TABLE IF NOT EXISTS schema_migrations(version INTEGER PRIMARY KEY, applied_at REAL)")
+        for version in range(current + 1, SCHEMA_VERSION + 1):
+            with self.atomic() as c:
+                MIGRATIONS[version - 1](c)
+                c.execute("INSERT INTO schema_migrations VALUES(?, ?)", (version, time.time()))
+            log.info("index schema migrated to version %d", version)
+
+    def schema_version(self) -> int:
+        return self.con.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0]
+
+    def check_integrity(self) -> str:
+        """``ok`` or SQLite's description of the damage (reads the whole file)."""
+        return self.con.execute("PRAGMA quick_check").fetchone()[0]
+
+    # -- meta ------------------------------------------------------------------------------------
+    def get_meta(self, key: str, default: str | None = None) -> str | None:
+        row = self.con.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.con.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", (key, value))
+
+    # -- files -----------------------------------------------------------------------------------
+    def file_states(self) -> dict[str, FileState]:
+        rows = self.con.execute("SELECT id, path, size, mtime_ns, content_hash, skip_reason FROM files")
+        return {r[1]: FileState(*r) for r in rows}
+
+    def file_state(self, path: str) -> FileState | None:
+        row = self.con.execute(
+            "SELECT id, path, size, mtime_ns, content_hash, skip_reason FROM files WHERE path=?", (path,)
+        ).fetchone()
+        return FileState(*row) if row else None
+
+    def touch_file(self, path: str, size: int, mtime_ns: int) -> None:
+        """Record a new (size, mtime) for a file whose content hash did not change."""
+        self.con.execute("UPDATE files SET size=?, mtime_ns=? WHERE path=?", (size, mtime_ns, path))
+
+    def record_skip(self, path: str, size: int, mtime_ns: int, reason: str) -> None:
+        with self.atomic() as con:
+            self._delete_spans_of(con, path)
+            con.execute(
+                "INSERT INTO files(path, size, mtime_ns, content_hash, skip_reason, indexed_at) "
+                "VALUES(?,?,?,NULL,?,?) ON CONFLICT(path) DO UPDATE SET size=excluded.size, "
+                "mtime_ns=excluded.mtime_ns, content_hash=NULL, skip_reason=excluded.skip_reason, "
+                "language=NULL, parse_errors=0, indexed_at=excluded.indexed_at",
+                (path, size, mtime_ns, reason, time.time()),
+            )
+
+    def write_file(
+        self,
+        path: str,
+        *,
+        size: int,
+        mtime_ns: int,
+        language: str,
+        content_hash: str,
+        parse_errors: bool,
+        records: Sequence[SpanRecord],
+    ) -> int:
+        """Replace a file's spans and full text; reuse cached vectors. Returns how many were reused."""
+        with self.atomic() as con:
+            self._delete_spans_of(con, path)
+            con.execute(
+                "INSERT INTO files(path, language, size, mtime_ns, content_hash, skip_reason, parse_errors, "
+                "indexed_at) VALUES(?,?,?,?,?,NULL,?,?) ON CONFLICT(path) DO UPDATE SET "
+                "language=excluded.language, size=excluded.size, mtime_ns=excluded.mtime_ns, "
+                "content_hash=excluded.content_hash, skip_reason=NULL, parse_errors=excluded.parse_errors, "
+                "indexed_at=excluded.indexed_at",
+                (path, language, size, mtime_ns, content_hash, int(parse_errors), time.time()),
+            )
+            file_id = con.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()[0]
+            for rec in records:
+                s = rec.span
+                con.execute(
+                    "INSERT INTO spans(file_id, span_id, kind, name, qualname, signature, doc, parent, language, "
+                    "start_line, end_line, start_byte, end_byte, text, text_hash, embed_hash) "
+                    "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (
+                        file_id, rec.span_id, s.kind, s.name, s.qualname, s.signature, s.doc, s.parent,
+                        s.language, s.start_line, s.end_line, s.start_byte, s.end_byte, s.text, s.text_hash,
+                        rec.embed_hash,
+                    ),
+                )
+                con.execute(
+                    "INSERT INTO spans_fts(rowid, name, path, doc, body, terms) VALUES(?,?,?,?,?,?)",
+                    (con.last_insert_rowid(), *rec.fts),
+                )
+            return self._attach_cached_vectors(con, "s.file_id = ?", (file_id,))
+
+    def delete_file(self, path: str) -> None:
+        with self.atomic() as con:
+            self._delete_spans_of(con, path)
+            con.execute("DELETE FROM files WHERE path=?", (path,))
+
+    def _delete_spans_of(self, con: apsw.Connection, path: str) -> None:
+        ids = [r[0] for r in con.execute("SELECT s.id FROM spans s JOIN files f ON f.id=s.file_id WHERE f.path=?", (path,))]
+        if not ids:
+            return
+        has_vec = self.has_vectors()
+        for i in ids:
+            con.execute("DELETE FROM spans_fts WHERE rowid=?", (i,))
+            if has_vec:
+                con.execute("DELETE FROM span_vectors WHERE rowid=?", (i,))
+        con.execute("DELETE FROM spans WHERE file_id=(SELECT id FROM files WHERE path=?)", (path,))
+
+    # -- vectors ---------------------------------------------------------------------------------
+    def has_vectors(self) -> bool:
+        return bool(
+            self.con.execute("SELECT 1 FROM sqlite_master WHERE name='span_vectors'").fetchone()
+        )
+
+    def ensure_vector_table(self, model_id: str, dims: int) -> bool:
+        """Make the vector table fit ``model_id``; returns True if it had to be reset (model changed)."""
+        current = self.get_meta("model_id")
+        if current == model_id and self.has_vectors():
+            return False
+        with self.atomic() as con:
+            reset = current is not None and current != model_id
+            con.execute("DROP TABLE IF EXISTS span_vectors")
+            con.execute(f"CREATE VIRTUAL TABLE span_vectors USING vec0(embedding float[{int(dims)}] distance_metric=cosine)")
+            if reset:
+                con.execute("DELETE FROM embedding_cache")
+            con.execute("UPDATE spans SET embedded=0 WHERE embedded=1")
+            self.set_meta("model_id", model_id)
+            self.set_meta("model_dims", str(dims))
+            self._attach_cached_vectors(con, "1", ())
+        return reset
+
+    def _attach_cached_vectors(self, con: apsw.Connection, where: str, args: tuple) -> int:
+        if not self.has_vectors():
+            return 0
+        rows = list(
+            con.execute(
+                f"SELECT s.id, c.vector FROM spans s JOIN embedding_cache c ON c.embed_hash = s.embed_hash "
+                f"WHERE s.embedded = 0 AND {where}",
+                args,
+            )
+        )
+        for rowid, vector in rows:
+            con.execute("INSERT INTO span_vectors(rowid, embedding) VALUES(?, ?)", (rowid, vector))
+            con.execute("UPDATE spans SET embedded=1 WHERE id=?", (rowid,))
+        return len(rows)
+
+    def pending_embeddings(self, limit: int | None = None) -> list[PendingEmbedding]:
+        """One entry per distinct text still to embed (spans sharing a text share a vector)."""
+        sql = (
+            "SELECT s.embed_hash, s.kind, s.qualname, s.signature, s.doc, s.text, f.path FROM spans s "
+            "JOIN files f ON f.id = s.file_id WHERE s.embedded = 0 GROUP BY s.embed_hash"
+        )
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [PendingEmbedding(*r) for r in self.con.execute(sql)]
+
+    def count_pending(self) -> int:
+        return self.con.execute("SELECT COUNT(*) FROM spans WHERE embedded = 0").fetchone()[0]
+
+    def store_embeddings(self, items: Iterable[tuple[str, np.ndarray]]) -> int:
+        """Cache vectors by embed hash and attach them to every span waiting for that text."""
+        now = time.time()
+        attached = 0
+        with self.atomic() as con:
+            for embed_hash, vector in items:
+                blob = np.asarray(vector, dtype=np.float32).tobytes()
+                con.execute(
+                    "INSERT OR REPLACE INTO embedding_cache(embed_hash, vector, used_at) VALUES(?,?,?)",
+                    (embed_hash, blob, now),
+                )
+                ids = [r[0] for r in con.execute("SELECT id FROM spans WHERE embed_hash=? AND embedded=0", (embed_hash,))]
+                for rowid in ids:
+                    con.execute("INSERT INTO span_vectors(rowid, embedding) VALUES(?, ?)", (rowid, blob))
+                    con.execute("UPDATE spans SET embedded=1 WHERE id=?", (rowid,))
+                attached += len(ids)
+        return attached
+
+    def prune_cache(self, keep_unused: int) -> int:
+        """Drop the oldest cached vectors no span uses, keeping at most ``keep_unused`` of them."""
+        with self.atomic() as con:
+            con.execute(
+                "DELETE FROM embedding_cache WHERE embed_hash IN (SELECT c.embed_hash FROM embedding_cache c "
+                "WHERE NOT EXISTS (SELECT 1 FROM spans s WHERE s.embed_hash = c.embed_hash) "
+                "ORDER BY c.used_at DESC LIMIT -1 OFFSET ?)",
+                (keep_unused,),
+            )
+            return con.changes()
+
+    # -- reading ---------------------------------------------------------------------------------
+    def knn(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """(span rowid, cosine distance) of the ``k`` nearest embedded spans."""
+        if not self.has_vectors():
+            return []
+        blob = np.asarray(vector, dtype=np.float32).tobytes()
+        return list(
+            self.con.execute(
+                "SELECT rowid, distance FROM span_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance",
+                (blob, int(k)),
+            )
+        )
+
+    def fts(self, match: str, limit: int, weights: Sequence[float]) -> list[tuple[int, float]]:
+        """(span rowid, bm25) for an FTS5 MATCH expression; bm25 is negative, lower is better."""
+        w = ", ".join(str(float(x)) for x in weights)
+        return list(
+            self.con.execute(
+                f"SELECT rowid, bm25(spans_fts, {w}) AS r FROM spans_fts WHERE spans_fts MATCH ? ORDER BY r LIMIT ?",
+                (match, int(limit)),
+            )
+        )
+
+    def spans_by_rowid(self, rowids: Sequence[int]) -> dict[int, StoredSpan]:
+        out: dict[int, StoredSpan] = {}
+        ids = list(rowids)
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            for r in self.con.execute(
+                f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id WHERE s.id IN ({marks})", chunk
+            ):
+                out[r[0]] = StoredSpan(*r)
+        return out
+
+    def spans_by_name(self, names: Sequence[str], limit: int = 50) -> list[StoredSpan]:
+        if not names:
+            return []
+        marks = ",".join("?" * len(names))
+        rows = self.con.execute(
+            f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id "
+            f"WHERE s.name COLLATE NOCASE IN ({marks}) OR s.qualname IN ({marks}) LIMIT ?",
+            (*names, *names, limit),
+        )
+        return [StoredSpan(*r) for r in rows]
+
+    def spans_of_file(self, path: str) -> list[StoredSpan]:
+        rows = self.con.execute(
+            f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id WHERE f.path = ? "
+            "ORDER BY s.start_line, s.end_line DESC",
+            (path,),
+        )
+        return [StoredSpan(*r) for r in rows]
+
+    def counts(self) -> dict[str, int]:
+        c = self.con
+        files = c.execute("SELECT COUNT(*) FROM files WHERE skip_reason IS NULL").fetchone()[0]
+        spans, embedded = c.execute("SELECT COUNT(*), COALESCE(SUM(embedded), 0) FROM spans").fetchone()
+        errors = c.execute("SELECT COUNT(*) FROM files WHERE parse_errors > 0").fetchone()[0]
+        cached = c.execute("SELECT COUNT(*) FROM embedding_cache").fetchone()[0]
+        return {"files": files, "spans": spans, "embedded": embedded, "files_with_syntax_errors": errors,
+                "cached_vectors": cached}
+
+    def skipped_counts(self) -> dict[str, int]:
+        rows = self.con.execute(
+            "SELECT skip_reason, COUNT(*) FROM files WHERE skip_reason IS NOT NULL GROUP BY skip_reason"
+        )
+        return dict(rows)
+
+    def languages(self) -> dict[str, int]:
+        rows = self.con.execute(
+            "SELECT language, COUNT(*) FROM files WHERE skip_reason IS NULL GROUP BY language ORDER BY 2 DESC"
+        )
+        return {lang or "unknown": n for lang, n in rows}

@@ -1,0 +1,302 @@
+"""The engine's one facade: open a workspace, index it, search it, fetch spans, report status.
+
+The CLI, the language server and the MCP server talk only to this class.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import shutil
+import subprocess
+import threading
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from .discovery import discover
+from .embedding import Embedder
+from .errors import IndexCorrupt, OutsideWorkspace
+from .indexer import Indexer, IndexReport, ProgressFn
+from .lock import WriterLock
+from .parsing import parse_spans
+from .search import SearchFilters, Searcher
+from .settings import Settings, load_settings
+from .spans import parse_span_id
+from .store import Store
+
+log = logging.getLogger(__name__)
+
+DB_NAME = "index.db"
+
+
+@dataclass
+class SpanLookup:
+    """The answer to "what is span ID now?"."""
+
+    id: str  # the ID asked for
+    status: str  # "current", "moved", "stale" or "missing"
+    path: str
+    start_line: int
+    end_line: int
+    current_id: str | None  # the span's ID now (differs from ``id`` when moved or stale)
+    kind: str | None
+    symbol: str | None
+    text: str  # the current lines of the span ("" when missing)
+    message: str
+
+
+def find_root(start: Path) -> Path:
+    """The nearest folder at or above ``start`` that has a ``.spyglass`` index, else ``start`` itself."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if (folder / ".spyglass" / DB_NAME).exists():
+            return folder
+    return start
+
+
+def _remove_db(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+class Workspace:
+    def __init__(self, root: Path, settings: Settings, db_path: Path, store: Store, warnings: list[str]):
+        self.root = root
+        self.settings = settings
+        self.db_path = db_path
+        self.store = store
+        self.warnings = warnings
+        self.embedder = Embedder(
+            settings.model,
+            threads=settings.threads,
+            max_tokens=settings.embed_max_tokens,
+            batch_size=settings.batch_size,
+        ) if settings.embed else None
+        self.lock = WriterLock(db_path.parent / "writer.lock")
+        self.buffers: dict[str, str] = {}  # unsaved editor text by path, newer than the disk
+
+    # -- opening ---------------------------------------------------------------------------------
+    @classmethod
+    def open(
+        cls,
+        root: Path | str,
+        *,
+        db: Path | str | None = None,
+        overrides: dict[str, Any] | None = None,
+        writer: bool = False,
+        rebuild: bool = False,
+    ) -> Workspace:
+        """Open the index of ``root``: read-only, or as a ``writer`` (which creates it if missing, migrates
+        it, and moves a corrupt one aside); ``rebuild`` throws the old index away first."""
+        root = Path(root).resolve()
+        if not root.is_dir():
+            raise FileNotFoundError(f"workspace root {root} is not a folder")
+        settings, warnings = load_settings(root, overrides)
+        for w in warnings:
+            log.warning("%s", w)
+        db_path = Path(db).resolve() if db else cls.default_db(root, settings)
+        if rebuild:
+            _remove_db(db_path)
+        if writer:
+            cls._prepare_index_dir(root, db_path)
+        try:
+            store = Store(db_path, readonly=not writer, create=writer)
+        except IndexCorrupt:
+            if not writer:
+                raise
+            aside = db_path.with_name(f"{db_path.name}.corrupt-{int(time.time())}")
+            shutil.move(db_path, aside)
+            _remove_db(db_path)
+            msg = f"the index was damaged; moved it to {aside.name} and building a new one"
+            log.warning("%s", msg)
+            warnings.append(msg)
+            store = Store(db_path)
+        return cls(root, settings, db_path, store, warnings)
+
+    @staticmethod
+    def default_db(root: Path, settings: Settings) -> Path:
+        index_dir = Path(settings.index_dir)
+        return (index_dir if index_dir.is_absolute() else root / index_dir) / DB_NAME
+
+    @staticmethod
+    def _prepare_index_dir(root: Path, db_path: Path) -> None:
+        folder = db_path.parent
+        folder.mkdir(parents=True, exist_ok=True)
+        ignore = folder / ".gitignore"
+        if folder.is_relative_to(root) and not ignore.exists():
+            ignore.write_text("*\n", encoding="utf-8")
+
+    def close(self) -> None:
+        self.lock.release()
+        self.store.close()
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- paths -----------------------------------------------------------------------------------
+    def relpath(self, path: str | Path) -> str:
+        """A POSIX path relative to the root; refuses anything that resolves outside it."""
+        p = Path(path)
+        full = (p if p.is_absolute() else self.root / p).resolve()
+        if not full.is_relative_to(self.root):
+            raise OutsideWorkspace(f"{path} is outside the workspace {self.root}")
+        return full.relative_to(self.root).as_posix()
+
+    # -- writing ---------------------------------------------------------------------------------
+    def _indexer(self) -> Indexer:
+        return Indexer(self.root, self.store, self.settings, self.embedder)
+
+    def acquire_writer(self, timeout: float = 0.0, on_wait=None) -> None:
+        if not self.lock.held:
+            self.lock.acquire(timeout, on_wait)
+
+    def index(self, progress: ProgressFn | None = None, cancel: threading.Event | None = None,
+              wait: float = 0.0, on_wait=None) -> IndexReport:
+        """Bring the whole index up to date with the disk (takes the writer lock)."""
+        self.acquire_writer(wait, on_wait)
+        return self._indexer().sync(progress, cancel)
+
+    def update_file(self, path: str | Path, text: str | None = None, embed: bool = True) -> IndexReport:
+        """Re-index one file from disk, or from an unsaved buffer's ``text``."""
+        rel = self.relpath(path)
+        if text is None:
+            self.buffers.pop(rel, None)
+        else:
+            self.buffers[rel] = text
+        self.acquire_writer()
+        return self._indexer().update_path(rel, text, embed=embed)
+
+    def embed_pending(self, progress: ProgressFn | None = None) -> IndexReport:
+        self.acquire_writer()
+        report = IndexReport()
+        self._indexer().embed_pending(report, progress)
+        return report
+
+    # -- reading ---------------------------------------------------------------------------------
+    def search(self, query: str, k: int = 10, filters: SearchFilters | None = None,
+               min_score: float | None = None) -> dict:
+        """Ranked spans for ``query`` plus the index's freshness, as plain data (the JSON contract)."""
+        kwargs = {} if min_score is None else {"min_score": min_score}
+        outcome = Searcher(self.store, self.embedder).search(query, k=k, filters=filters, **kwargs)
+        index = self.freshness()
+        index["mode"] = outcome.mode
+        if outcome.note:
+            index["note"] = outcome.note
+        return {"query": query, "results": [asdict(h) for h in outcome.hits], "index": index}
+
+    def _current_text(self, rel: str) -> str | None:
+        if rel in self.buffers:
+            return self.buffers[rel]
+        try:
+            return (self.root / rel).read_bytes().decode("utf-8", "replace")
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            return None
+
+    def span(self, span_id: str) -> SpanLookup:
+        """The current text of a span, found by its ID, and whether it is current, moved or stale."""
+        ref = parse_span_id(span_id)
+        rel = self.relpath(ref.path)
+        text = self._current_text(rel)
+        if text is None:
+            return SpanLookup(span_id, "missing", rel, ref.start_line, ref.end_line, None, None, None, "",
+                              f"{rel} no longer exists")
+        spans = parse_spans(rel, text.encode("utf-8", "surrogatepass"), self.settings).spans
+        lines = text.splitlines()
+
+        def lookup(status: str, s, message: str) -> SpanLookup:
+            body = "\n".join(lines[s.start_line - 1 : s.end_line])
+            return SpanLookup(span_id, status, rel, s.start_line, s.end_line, s.span_id(rel), s.kind, s.qualname,
+                              body, message)
+
+        same_hash = [s for s in spans if s.text_hash.startswith(ref.hash_prefix)]
+        for s in same_hash:
+            if (s.start_line, s.end_line) == (ref.start_line, ref.end_line):
+                return lookup("current", s, "the span is unchanged")
+        if same_hash:
+            s = min(same_hash, key=lambda s: abs(s.start_line - ref.start_line))
+            return lookup("moved", s, f"the span's text is unchanged but now at lines {s.start_line}-{s.end_line}")
+        # changed: prefer the symbol that used to be there, else whatever covers those lines now
+        old = self.store.con.execute("SELECT qualname, kind FROM spans WHERE span_id=?", (span_id,)).fetchone()
+        if old:
+            same_symbol = [s for s in spans if (s.qualname, s.kind) == tuple(old)]
+            if same_symbol:
+                s = min(same_symbol, key=lambda s: abs(s.start_line - ref.start_line))
+                return lookup("stale", s, f"{s.qualname} has changed since this ID was issued")
+        end = min(ref.end_line, len(lines))
+        body = "\n".join(lines[ref.start_line - 1 : end])
+        return SpanLookup(span_id, "stale", rel, ref.start_line, end, None, None, None, body,
+                          "the text at these lines has changed since this ID was issued")
+
+    def freshness(self) -> dict:
+        """A cheap summary for every answer: how much is indexed and embedded, and since when."""
+        counts = self.store.counts()
+        spans, embedded = counts["spans"], counts["embedded"]
+        last = self.store.get_meta("last_sync")
+        return {
+            "files": counts["files"],
+            "spans": spans,
+            "embedded": embedded,
+            "embedded_fraction": round(embedded / spans, 4) if spans else 1.0,
+            "pending_embeddings": spans - embedded,
+            "model": self.store.get_meta("model_id"),
+            "last_update": _iso(float(last)) if last else None,
+        }
+
+    def status(self, check_disk: bool = True) -> dict:
+        """Coverage and freshness, including (with ``check_disk``) files changed since the last sync."""
+        info = self.freshness()
+        counts = self.store.counts()
+        skipped = json.loads(self.store.get_meta("skipped_by_rules", "{}") or "{}")
+        for reason, n in self.store.skipped_counts().items():
+            skipped[reason] = skipped.get(reason, 0) + n
+        info.update(
+            root=str(self.root),
+            index_path=str(self.db_path),
+            index_bytes=sum(p.stat().st_size for p in self.db_path.parent.glob(self.db_path.name + "*")
+                            if p.is_file() and ".corrupt-" not in p.name),
+            schema_version=self.store.schema_version(),
+            languages=self.store.languages(),
+            skipped=dict(sorted(skipped.items())),
+            skipped_total=sum(skipped.values()),
+            files_with_syntax_errors=counts["files_with_syntax_errors"],
+            cached_vectors=counts["cached_vectors"],
+            configured_model=self.embedder.model_id if self.embedder else None,
+            writer=self.lock.holder(),
+            git_head=_git_head(self.root),
+            warnings=list(self.warnings),
+        )
+        if check_disk:
+            info["changed_since_update"] = self._changes_on_disk()
+        return info
+
+    def _changes_on_disk(self) -> dict:
+        found = discover(self.root, self.settings)
+        known = self.store.file_states()
+        new = modified = 0
+        for entry in found.files:
+            state = known.pop(entry.path, None)
+            if state is None:
+                new += 1
+            elif (state.size, state.mtime_ns) != (entry.size, entry.mtime_ns):
+                modified += 1
+        return {"new": new, "modified": modified, "deleted": len(known)}
+
+
+def _iso(ts: float) -> str:
+    return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat(timespec="seconds")
+
+
+def _git_head(root: Path) -> str | None:
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5, check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None

@@ -1,0 +1,44 @@
+from spyglass.engine.settings import Settings, load_settings
+
+
+def test_defaults_without_any_config(tmp_path):
+    settings, warnings = load_settings(tmp_path, env={})
+    assert settings == Settings()
+    assert warnings == []
+
+
+def test_precedence_pyproject_then_dotfile_then_env_then_overrides(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.spyglass]\nmax_file_size = 10\nwindow_lines = 30\nbatch_size = 8\nthreads = 1\n', encoding="utf-8"
+    )
+    (tmp_path / ".spyglass.toml").write_text("window_lines = 40\nbatch_size = 9\nthreads = 2\n", encoding="utf-8")
+    env = {"SPYGLASS_BATCH_SIZE": "10", "SPYGLASS_THREADS": "3", "SPYGLASS_EXCLUDE": "gen/**,*.txt"}
+    settings, warnings = load_settings(tmp_path, overrides={"threads": 4, "model": None}, env=env)
+    assert warnings == []
+    assert settings.max_file_size == 10  # pyproject only
+    assert settings.window_lines == 40  # .spyglass.toml beats pyproject
+    assert settings.batch_size == 10  # env beats files
+    assert settings.threads == 4  # explicit overrides beat everything
+    assert settings.exclude == ["gen/**", "*.txt"]
+    assert settings.model == Settings().model  # None overrides mean "not given"
+
+
+def test_bad_values_warn_and_fall_back_to_the_layer_below(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.spyglass]\nbatch_size = 8\n", encoding="utf-8")
+    (tmp_path / ".spyglass.toml").write_text('batch_size = "lots"\nmystery = 1\n', encoding="utf-8")
+    settings, warnings = load_settings(tmp_path, overrides={"maxFileSize": -1}, env={})
+    assert settings.batch_size == 8
+    assert settings.max_file_size == Settings().max_file_size
+    text = "\n".join(warnings)
+    assert "batch_size" in text and "mystery" in text and "max_file_size" in text
+
+
+def test_camel_case_keys_from_editor_clients(tmp_path):
+    settings, _ = load_settings(tmp_path, overrides={"maxFileSize": 123, "embedMaxTokens": 64}, env={})
+    assert (settings.max_file_size, settings.embed_max_tokens) == (123, 64)
+
+
+def test_broken_toml_is_reported_not_fatal(tmp_path):
+    (tmp_path / ".spyglass.toml").write_text("this is = = not toml", encoding="utf-8")
+    settings, _ = load_settings(tmp_path, env={})
+    assert settings == Settings()
