@@ -9,7 +9,7 @@ def test_defaults_without_any_config(tmp_path):
 
 def test_precedence_pyproject_then_dotfile_then_env_then_overrides(tmp_path):
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.spyglass]\nmax_file_size = 10\nwindow_lines = 30\nbatch_size = 8\nthreads = 1\n', encoding="utf-8"
+        "[tool.spyglass]\nmax_file_size = 10\nwindow_lines = 30\nbatch_size = 8\nthreads = 1\n", encoding="utf-8"
     )
     (tmp_path / ".spyglass.toml").write_text("window_lines = 40\nbatch_size = 9\nthreads = 2\n", encoding="utf-8")
     env = {"SPYGLASS_BATCH_SIZE": "10", "SPYGLASS_THREADS": "3", "SPYGLASS_EXCLUDE": "gen/**,*.txt"}

@@ -13,8 +13,9 @@ def _record(path: str, name: str, text: str, line: int = 1, embed_hash: str | No
 
 
 def _write(store: Store, path: str, *records: SpanRecord) -> int:
-    return store.write_file(path, size=1, mtime_ns=1, language="python", content_hash=path, parse_errors=False,
-                            records=list(records))
+    return store.write_file(
+        path, size=1, mtime_ns=1, language="python", content_hash=path, parse_errors=False, records=list(records)
+    )
 
 
 def _unit(*xs: float) -> np.ndarray:

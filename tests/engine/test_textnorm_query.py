@@ -32,9 +32,7 @@ def test_words_and_path_words():
 
 
 def test_query_finds_identifiers_paths_and_terms():
-    q = parse_query(
-        "URLValidator.__call__ raises ValueError in django/core/validators.py when parse_url(x) fails"
-    )
+    q = parse_query("URLValidator.__call__ raises ValueError in django/core/validators.py when parse_url(x) fails")
     assert "django/core/validators.py" in q.paths
     for ident in ("URLValidator", "ValueError", "parse_url", "URLValidator.__call__"):
         assert ident in q.identifiers

@@ -8,7 +8,6 @@ Human output by default, ``--json`` for machines (documented in docs/cli.md). Ex
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 import signal
@@ -53,8 +52,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-embed", action="store_true", help="lexical index only (no model needed)")
     p.add_argument("--rebuild", action="store_true", help="throw the existing index away and build anew")
     p.add_argument("--threads", type=int, default=None, help="threads for the embedding model")
-    p.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
-                   help="wait this long for another writer to finish (default: fail at once)")
+    p.add_argument(
+        "--wait",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="wait this long for another writer to finish (default: fail at once)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
 
     p = sub.add_parser("search", help="search the index")
@@ -103,8 +107,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     previous = signal.signal(signal.SIGINT, lambda *_: cancel.set())
     try:
         with render.progress(enabled=not (args.quiet or args.json)) as progress:
-            report = ws.index(progress=progress, cancel=cancel, wait=args.wait,
-                              on_wait=lambda who: render.waiting(who))
+            report = ws.index(progress=progress, cancel=cancel, wait=args.wait, on_wait=lambda who: render.waiting(who))
         status = ws.freshness()
     finally:
         signal.signal(signal.SIGINT, previous)

@@ -42,8 +42,12 @@ def progress(enabled: bool = True) -> Iterator:
         yield lambda *_: None
         return
     bars = Progress(
-        TextColumn("{task.description:<15}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=err, transient=False,
+        TextColumn("{task.description:<15}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=False,
     )
     tasks: dict[str, int] = {}
 
@@ -108,28 +112,41 @@ def span(found) -> None:
     colour = {"current": "green", "moved": "yellow", "stale": "red", "missing": "red"}[found.status]
     out.print(f"[{colour}]{found.status}[/]: {escape(found.message)}")
     if found.text:
-        out.print(f"[cyan]{escape(found.path)}:{found.start_line}-{found.end_line}[/]"
-                  + (f"  (id now {escape(found.current_id)})" if found.current_id and found.current_id != found.id else ""))
+        out.print(
+            f"[cyan]{escape(found.path)}:{found.start_line}-{found.end_line}[/]"
+            + (f"  (id now {escape(found.current_id)})" if found.current_id and found.current_id != found.id else "")
+        )
         out.print(escape(found.text))
 
 
 def status(info: dict) -> None:
-    out.print(f"[bold]{escape(info['root'])}[/]  index {escape(info['index_path'])} ({info['index_bytes'] / 1e6:.1f} MB)")
-    out.print(f"  files {info['files']}, spans {info['spans']}, embedded {100 * info['embedded_fraction']:.1f}% "
-              f"({info['pending_embeddings']} pending)")
+    out.print(
+        f"[bold]{escape(info['root'])}[/]  index {escape(info['index_path'])} ({info['index_bytes'] / 1e6:.1f} MB)"
+    )
+    out.print(
+        f"  files {info['files']}, spans {info['spans']}, embedded {100 * info['embedded_fraction']:.1f}% "
+        f"({info['pending_embeddings']} pending)"
+    )
     langs = ", ".join(f"{k} {v}" for k, v in list(info["languages"].items())[:10])
     out.print(f"  languages: {escape(langs) or '-'}")
     if info["skipped_total"]:
         detail = ", ".join(f"{k} {v}" for k, v in info["skipped"].items())
         out.print(f"  skipped: {info['skipped_total']} ({escape(detail)})")
-    out.print(f"  model: {escape(str(info['model']))}" + (
-        f" (configured: {escape(str(info['configured_model']))})"
-        if info["configured_model"] and info["configured_model"] != info["model"] else ""))
+    out.print(
+        f"  model: {escape(str(info['model']))}"
+        + (
+            f" (configured: {escape(str(info['configured_model']))})"
+            if info["configured_model"] and info["configured_model"] != info["model"]
+            else ""
+        )
+    )
     last = info["last_update"] or "never"
     out.print(f"  last update: {last}" + (f", git HEAD {info['git_head'][:12]}" if info.get("git_head") else ""))
     changed = info.get("changed_since_update")
     if changed and any(changed.values()):
-        out.print(f"  [yellow]changed on disk since:[/] {changed['new']} new, {changed['modified']} modified, "
-                  f"{changed['deleted']} deleted (run `spyglass index`)")
+        out.print(
+            f"  [yellow]changed on disk since:[/] {changed['new']} new, {changed['modified']} modified, "
+            f"{changed['deleted']} deleted (run `spyglass index`)"
+        )
     if info.get("writer"):
         out.print(f"  writer: pid {info['writer'].get('pid')} ({escape(str(info['writer'].get('command')))})")

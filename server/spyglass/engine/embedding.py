@@ -98,7 +98,7 @@ class Embedder:
                 raise ModelLoadError(f"cannot load embedding model {self.name!r}: {e}. {hint}") from e
             model.max_seq_length = min(self.max_tokens, model.max_seq_length or self.max_tokens)
             self._model = model
-            log.info("embedding model %s loaded (%d dims)", self.model_id, self.dims)
+            log.info("embedding model %s loaded", self.model_id)
             return model
 
     @property

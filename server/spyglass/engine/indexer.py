@@ -171,8 +171,13 @@ class Indexer:
             return
         language, had_errors, records = span_records(path, data, self.settings)
         reused = self.store.write_file(
-            path, size=size, mtime_ns=mtime_ns, language=language, content_hash=digest,
-            parse_errors=had_errors, records=records,
+            path,
+            size=size,
+            mtime_ns=mtime_ns,
+            language=language,
+            content_hash=digest,
+            parse_errors=had_errors,
+            records=records,
         )
         if state is not None:
             report.changed += 1  # new files were counted as added when first seen
@@ -237,7 +242,9 @@ class Indexer:
             log.warning("%s", report.model_reset)
         pending = self.store.pending_embeddings()
         max_tokens = self.settings.embed_max_tokens
-        texts = [(p.embed_hash, embed_text(p.kind, p.qualname, p.signature, p.doc, p.text, max_tokens)) for p in pending]
+        texts = [
+            (p.embed_hash, embed_text(p.kind, p.qualname, p.signature, p.doc, p.text, max_tokens)) for p in pending
+        ]
         texts.sort(key=lambda item: len(item[1]))
         total = len(texts)
         done = 0
@@ -259,4 +266,3 @@ class Indexer:
         if total:
             self.store.prune_cache(CACHE_KEEP_UNUSED)
         report.seconds["embed"] = time.perf_counter() - t0
-

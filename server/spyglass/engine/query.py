@@ -17,7 +17,9 @@ STOPWORDS = frozenset(
     me my no not of on or our should so than that the their them then there these this those to too was we
     were what when where which while who why will with would you your""".split()
 )
-PATH_RE = re.compile(r"(?:[\w.-]+/)+[\w.-]+\.\w+|\b[\w-]+\.(?:py|js|jsx|ts|tsx|go|rs|java|c|h|cc|cpp|hpp|cs|rb|php|sh|md)\b")
+PATH_RE = re.compile(
+    r"(?:[\w.-]+/)+[\w.-]+\.\w+|\b[\w-]+\.(?:py|js|jsx|ts|tsx|go|rs|java|c|h|cc|cpp|hpp|cs|rb|php|sh|md)\b"
+)
 DOTTED_RE = re.compile(r"\b[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)+\b")
 MAX_TERMS = 48
 

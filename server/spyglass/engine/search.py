@@ -16,7 +16,7 @@ import numpy as np
 from .embedding import Embedder
 from .errors import ModelLoadError
 from .query import ParsedQuery, parse_query
-from .store import StoredSpan, Store
+from .store import Store, StoredSpan
 from .textnorm import words
 
 log = logging.getLogger(__name__)
@@ -162,9 +162,16 @@ class Searcher:
             why = {"signals": {k_: round(v, 4) for k_, v in sig.items()}, "terms": matched}
             out.append(
                 SearchHit(
-                    id=span.span_id, path=span.path, start_line=span.start_line, end_line=span.end_line,
-                    kind=span.kind, symbol=span.qualname, language=span.language, score=round(score, 4),
-                    snippet=snippet, why=why,
+                    id=span.span_id,
+                    path=span.path,
+                    start_line=span.start_line,
+                    end_line=span.end_line,
+                    kind=span.kind,
+                    symbol=span.qualname,
+                    language=span.language,
+                    score=round(score, 4),
+                    snippet=snippet,
+                    why=why,
                 )
             )
         return SearchOutcome(hits=out, mode="hybrid" if vector is not None else "lexical", note=note)

@@ -42,9 +42,7 @@ class Settings(BaseModel):
         description="Extra gitignore-style globs to leave out, on top of .gitignore and .spyglassignore.",
     )
     max_file_size: int = Field(1_000_000, ge=1, description="Files larger than this many bytes are skipped.")
-    threads: int = Field(
-        0, ge=0, description="Threads for the embedding model; 0 means one per CPU core."
-    )
+    threads: int = Field(0, ge=0, description="Threads for the embedding model; 0 means one per CPU core.")
     batch_size: int = Field(32, ge=1, le=1024, description="Texts per model batch.")
     embed: bool = Field(True, description="Compute embeddings (False: lexical search only).")
     embed_max_tokens: int = Field(
@@ -55,9 +53,7 @@ class Settings(BaseModel):
     max_span_lines: int = Field(
         200, ge=20, description="Longer symbols are split into parts that each repeat the header."
     )
-    index_dir: str = Field(
-        ".spyglass", description="Where the index lives, relative to the root unless absolute."
-    )
+    index_dir: str = Field(".spyglass", description="Where the index lives, relative to the root unless absolute.")
 
 
 _FIELDS = set(Settings.model_fields)
@@ -126,12 +122,16 @@ def load_settings(
     """Merge every source for the workspace at ``root``; return the settings and any warnings."""
     warnings: list[str] = []
     layers = [
-        ("pyproject.toml [tool.spyglass]", _normalise_keys(
-            _read_toml(root / "pyproject.toml", ("tool", "spyglass")), "pyproject.toml", warnings)),
+        (
+            "pyproject.toml [tool.spyglass]",
+            _normalise_keys(_read_toml(root / "pyproject.toml", ("tool", "spyglass")), "pyproject.toml", warnings),
+        ),
         (".spyglass.toml", _normalise_keys(_read_toml(root / ".spyglass.toml"), ".spyglass.toml", warnings)),
         ("environment", _from_env(dict(os.environ if env is None else env), warnings)),
-        ("overrides", _normalise_keys(
-            {k: v for k, v in (overrides or {}).items() if v is not None}, "overrides", warnings)),
+        (
+            "overrides",
+            _normalise_keys({k: v for k, v in (overrides or {}).items() if v is not None}, "overrides", warnings),
+        ),
     ]
     merged: dict[str, Any] = {}
     for source, layer in layers:

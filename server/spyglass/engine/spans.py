@@ -30,7 +30,7 @@ KINDS = (
 )
 
 HASH_CHARS = 10
-_ID_RE = re.compile(r"^(?P<path>.+):(?P<start>\d+)-(?P<end>\d+)#(?P<hash>[0-9a-f]{%d})$" % HASH_CHARS)
+_ID_RE = re.compile(rf"^(?P<path>.+):(?P<start>\d+)-(?P<end>\d+)#(?P<hash>[0-9a-f]{{{HASH_CHARS}}})$")
 
 
 def text_hash(text: str) -> str:
@@ -88,9 +88,7 @@ def parse_span_id(span_id: str) -> SpanRef:
     """Split a span ID into its parts; raises ValueError with a readable message if it is not one."""
     m = _ID_RE.match(span_id.strip())
     if not m:
-        raise ValueError(
-            f"not a span ID: {span_id!r} (expected PATH:START-END#HASH, e.g. src/app.py:10-42#3f9a0c11be)"
-        )
+        raise ValueError(f"not a span ID: {span_id!r} (expected PATH:START-END#HASH, e.g. src/app.py:10-42#3f9a0c11be)")
     start, end = int(m["start"]), int(m["end"])
     if start < 1 or end < start:
         raise ValueError(f"not a span ID: {span_id!r} (bad line range {start}-{end})")

@@ -258,8 +258,21 @@ class Store:
                     "start_line, end_line, start_byte, end_byte, text, text_hash, embed_hash) "
                     "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (
-                        file_id, rec.span_id, s.kind, s.name, s.qualname, s.signature, s.doc, s.parent,
-                        s.language, s.start_line, s.end_line, s.start_byte, s.end_byte, s.text, s.text_hash,
+                        file_id,
+                        rec.span_id,
+                        s.kind,
+                        s.name,
+                        s.qualname,
+                        s.signature,
+                        s.doc,
+                        s.parent,
+                        s.language,
+                        s.start_line,
+                        s.end_line,
+                        s.start_byte,
+                        s.end_byte,
+                        s.text,
+                        s.text_hash,
                         rec.embed_hash,
                     ),
                 )
@@ -275,7 +288,9 @@ class Store:
             con.execute("DELETE FROM files WHERE path=?", (path,))
 
     def _delete_spans_of(self, con: apsw.Connection, path: str) -> None:
-        ids = [r[0] for r in con.execute("SELECT s.id FROM spans s JOIN files f ON f.id=s.file_id WHERE f.path=?", (path,))]
+        ids = [
+            r[0] for r in con.execute("SELECT s.id FROM spans s JOIN files f ON f.id=s.file_id WHERE f.path=?", (path,))
+        ]
         if not ids:
             return
         has_vec = self.has_vectors()
@@ -287,9 +302,7 @@ class Store:
 
     # -- vectors ---------------------------------------------------------------------------------
     def has_vectors(self) -> bool:
-        return bool(
-            self.con.execute("SELECT 1 FROM sqlite_master WHERE name='span_vectors'").fetchone()
-        )
+        return bool(self.con.execute("SELECT 1 FROM sqlite_master WHERE name='span_vectors'").fetchone())
 
     def ensure_vector_table(self, model_id: str, dims: int) -> bool:
         """Make the vector table fit ``model_id``; returns True if it had to be reset (model changed)."""
@@ -299,7 +312,9 @@ class Store:
         with self.atomic() as con:
             reset = current is not None and current != model_id
             con.execute("DROP TABLE IF EXISTS span_vectors")
-            con.execute(f"CREATE VIRTUAL TABLE span_vectors USING vec0(embedding float[{int(dims)}] distance_metric=cosine)")
+            con.execute(
+                f"CREATE VIRTUAL TABLE span_vectors USING vec0(embedding float[{int(dims)}] distance_metric=cosine)"
+            )
             if reset:
                 con.execute("DELETE FROM embedding_cache")
             con.execute("UPDATE spans SET embedded=0 WHERE embedded=1")
@@ -347,7 +362,9 @@ class Store:
                     "INSERT OR REPLACE INTO embedding_cache(embed_hash, vector, used_at) VALUES(?,?,?)",
                     (embed_hash, blob, now),
                 )
-                ids = [r[0] for r in con.execute("SELECT id FROM spans WHERE embed_hash=? AND embedded=0", (embed_hash,))]
+                ids = [
+                    r[0] for r in con.execute("SELECT id FROM spans WHERE embed_hash=? AND embedded=0", (embed_hash,))
+                ]
                 for rowid in ids:
                     con.execute("INSERT INTO span_vectors(rowid, embedding) VALUES(?, ?)", (rowid, blob))
                     con.execute("UPDATE spans SET embedded=1 WHERE id=?", (rowid,))
@@ -425,8 +442,13 @@ class Store:
         spans, embedded = c.execute("SELECT COUNT(*), COALESCE(SUM(embedded), 0) FROM spans").fetchone()
         errors = c.execute("SELECT COUNT(*) FROM files WHERE parse_errors > 0").fetchone()[0]
         cached = c.execute("SELECT COUNT(*) FROM embedding_cache").fetchone()[0]
-        return {"files": files, "spans": spans, "embedded": embedded, "files_with_syntax_errors": errors,
-                "cached_vectors": cached}
+        return {
+            "files": files,
+            "spans": spans,
+            "embedded": embedded,
+            "files_with_syntax_errors": errors,
+            "cached_vectors": cached,
+        }
 
     def skipped_counts(self) -> dict[str, int]:
         rows = self.con.execute(

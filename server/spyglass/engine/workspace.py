@@ -21,8 +21,8 @@ from .embedding import Embedder
 from .errors import IndexCorrupt, OutsideWorkspace
 from .indexer import Indexer, IndexReport, ProgressFn
 from .lock import WriterLock
-from .parsing import parse_spans
-from .search import SearchFilters, Searcher
+from .parsing import parse_spans, split_lines
+from .search import Searcher, SearchFilters
 from .settings import Settings, load_settings
 from .spans import parse_span_id
 from .store import Store
@@ -69,12 +69,16 @@ class Workspace:
         self.db_path = db_path
         self.store = store
         self.warnings = warnings
-        self.embedder = Embedder(
-            settings.model,
-            threads=settings.threads,
-            max_tokens=settings.embed_max_tokens,
-            batch_size=settings.batch_size,
-        ) if settings.embed else None
+        self.embedder = (
+            Embedder(
+                settings.model,
+                threads=settings.threads,
+                max_tokens=settings.embed_max_tokens,
+                batch_size=settings.batch_size,
+            )
+            if settings.embed
+            else None
+        )
         self.lock = WriterLock(db_path.parent / "writer.lock")
         self.buffers: dict[str, str] = {}  # unsaved editor text by path, newer than the disk
 
@@ -156,8 +160,9 @@ class Workspace:
         if not self.lock.held:
             self.lock.acquire(timeout, on_wait)
 
-    def index(self, progress: ProgressFn | None = None, cancel: threading.Event | None = None,
-              wait: float = 0.0, on_wait=None) -> IndexReport:
+    def index(
+        self, progress: ProgressFn | None = None, cancel: threading.Event | None = None, wait: float = 0.0, on_wait=None
+    ) -> IndexReport:
         """Bring the whole index up to date with the disk (takes the writer lock)."""
         self.acquire_writer(wait, on_wait)
         return self._indexer().sync(progress, cancel)
@@ -179,8 +184,9 @@ class Workspace:
         return report
 
     # -- reading ---------------------------------------------------------------------------------
-    def search(self, query: str, k: int = 10, filters: SearchFilters | None = None,
-               min_score: float | None = None) -> dict:
+    def search(
+        self, query: str, k: int = 10, filters: SearchFilters | None = None, min_score: float | None = None
+    ) -> dict:
         """Ranked spans for ``query`` plus the index's freshness, as plain data (the JSON contract)."""
         kwargs = {} if min_score is None else {"min_score": min_score}
         outcome = Searcher(self.store, self.embedder).search(query, k=k, filters=filters, **kwargs)
@@ -204,15 +210,17 @@ class Workspace:
         rel = self.relpath(ref.path)
         text = self._current_text(rel)
         if text is None:
-            return SpanLookup(span_id, "missing", rel, ref.start_line, ref.end_line, None, None, None, "",
-                              f"{rel} no longer exists")
+            return SpanLookup(
+                span_id, "missing", rel, ref.start_line, ref.end_line, None, None, None, "", f"{rel} no longer exists"
+            )
         spans = parse_spans(rel, text.encode("utf-8", "surrogatepass"), self.settings).spans
-        lines = text.splitlines()
+        lines = split_lines(text)
 
         def lookup(status: str, s, message: str) -> SpanLookup:
             body = "\n".join(lines[s.start_line - 1 : s.end_line])
-            return SpanLookup(span_id, status, rel, s.start_line, s.end_line, s.span_id(rel), s.kind, s.qualname,
-                              body, message)
+            return SpanLookup(
+                span_id, status, rel, s.start_line, s.end_line, s.span_id(rel), s.kind, s.qualname, body, message
+            )
 
         same_hash = [s for s in spans if s.text_hash.startswith(ref.hash_prefix)]
         for s in same_hash:
@@ -230,8 +238,18 @@ class Workspace:
                 return lookup("stale", s, f"{s.qualname} has changed since this ID was issued")
         end = min(ref.end_line, len(lines))
         body = "\n".join(lines[ref.start_line - 1 : end])
-        return SpanLookup(span_id, "stale", rel, ref.start_line, end, None, None, None, body,
-                          "the text at these lines has changed since this ID was issued")
+        return SpanLookup(
+            span_id,
+            "stale",
+            rel,
+            ref.start_line,
+            end,
+            None,
+            None,
+            None,
+            body,
+            "the text at these lines has changed since this ID was issued",
+        )
 
     def freshness(self) -> dict:
         """A cheap summary for every answer: how much is indexed and embedded, and since when."""
@@ -258,8 +276,11 @@ class Workspace:
         info.update(
             root=str(self.root),
             index_path=str(self.db_path),
-            index_bytes=sum(p.stat().st_size for p in self.db_path.parent.glob(self.db_path.name + "*")
-                            if p.is_file() and ".corrupt-" not in p.name),
+            index_bytes=sum(
+                p.stat().st_size
+                for p in self.db_path.parent.glob(self.db_path.name + "*")
+                if p.is_file() and ".corrupt-" not in p.name
+            ),
             schema_version=self.store.schema_version(),
             languages=self.store.languages(),
             skipped=dict(sorted(skipped.items())),

@@ -1,0 +1,376 @@
+"""The language registry, as data: which file is which language, and how to load its grammar.
+
+Adding a language is a table entry here plus a query file in ``queries/<name>.scm``; the parser in
+:mod:`spyglass.engine.parsing` has no per-language branches. A language without a grammar entry (TOML,
+YAML, plain text, ...) still gets a name, so its window spans carry a useful ``language`` label.
+
+Grammars are loaded lazily, once per process, and cached. A grammar wheel that is missing or broken, or
+a query file that does not compile, is logged once; that language then falls back to windows.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import re
+import threading
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from tree_sitter import Language, Query
+
+log = logging.getLogger(__name__)
+
+QUERY_DIR = Path(__file__).with_name("queries")
+
+
+@dataclass(frozen=True, slots=True)
+class GrammarSpec:
+    """How to load one tree-sitter grammar and which query finds its definitions."""
+
+    module: str  # the grammar wheel's import name
+    function: str  # the function in it that returns the language pointer
+    query: str  # file name in queries/, without ".scm"
+    # Definition node types whose node is only a heading: the span runs on over the following siblings
+    # up to the next definition (markdown setext headings, which the grammar does not wrap in sections).
+    open_ended: frozenset[str] = frozenset()
+    # The module span's qualname is the dotted path ("pkg/mod.py" -> "pkg.mod") rather than the stem.
+    dotted_module: bool = False
+
+
+GRAMMARS: dict[str, GrammarSpec] = {
+    "python": GrammarSpec("tree_sitter_python", "language", "python", dotted_module=True),
+    "javascript": GrammarSpec("tree_sitter_javascript", "language", "javascript"),
+    "typescript": GrammarSpec("tree_sitter_typescript", "language_typescript", "typescript"),
+    # TSX is TypeScript plus JSX expressions; definitions look the same, so it shares the query file.
+    "tsx": GrammarSpec("tree_sitter_typescript", "language_tsx", "typescript"),
+    "go": GrammarSpec("tree_sitter_go", "language", "go"),
+    "rust": GrammarSpec("tree_sitter_rust", "language", "rust"),
+    "java": GrammarSpec("tree_sitter_java", "language", "java"),
+    "c": GrammarSpec("tree_sitter_c", "language", "c"),
+    "cpp": GrammarSpec("tree_sitter_cpp", "language", "cpp"),
+    "csharp": GrammarSpec("tree_sitter_c_sharp", "language", "csharp"),
+    "ruby": GrammarSpec("tree_sitter_ruby", "language", "ruby"),
+    "php": GrammarSpec("tree_sitter_php", "language_php", "php"),
+    "bash": GrammarSpec("tree_sitter_bash", "language", "bash"),
+    "markdown": GrammarSpec("tree_sitter_markdown", "language", "markdown", open_ended=frozenset({"setext_heading"})),
+}
+
+# Lower-case file suffix -> language. Languages not in GRAMMARS are labels only (indexed as windows).
+EXTENSIONS: dict[str, str] = {
+    # parsed
+    ".py": "python",
+    ".pyi": "python",
+    ".pyw": "python",
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "javascript",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+    ".go": "go",
+    ".rs": "rust",
+    ".java": "java",
+    # .h is C unless its content looks like C++ (CONTENT_HINTS)
+    ".c": "c",
+    ".h": "c",
+    ".cc": "cpp",
+    ".cpp": "cpp",
+    ".cxx": "cpp",
+    ".c++": "cpp",
+    ".hh": "cpp",
+    ".hpp": "cpp",
+    ".hxx": "cpp",
+    ".h++": "cpp",
+    ".ipp": "cpp",
+    ".inl": "cpp",
+    ".tpp": "cpp",
+    ".cs": "csharp",
+    ".rb": "ruby",
+    ".rake": "ruby",
+    ".gemspec": "ruby",
+    ".ru": "ruby",
+    ".php": "php",
+    ".phtml": "php",
+    ".sh": "bash",
+    ".bash": "bash",
+    ".zsh": "bash",
+    ".ksh": "bash",
+    ".bats": "bash",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".mdown": "markdown",
+    ".mkd": "markdown",
+    # labels only
+    ".txt": "text",
+    ".text": "text",
+    ".log": "text",
+    ".rst": "rst",
+    ".adoc": "asciidoc",
+    ".org": "org",
+    ".tex": "latex",
+    ".toml": "toml",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".json": "json",
+    ".jsonc": "json",
+    ".json5": "json",
+    ".ndjson": "json",
+    ".cfg": "ini",
+    ".ini": "ini",
+    ".conf": "conf",
+    ".properties": "properties",
+    ".env": "dotenv",
+    ".html": "html",
+    ".htm": "html",
+    ".xhtml": "html",
+    ".xml": "xml",
+    ".svg": "xml",
+    ".xsl": "xml",
+    ".css": "css",
+    ".scss": "scss",
+    ".sass": "sass",
+    ".less": "less",
+    ".vue": "vue",
+    ".svelte": "svelte",
+    ".sql": "sql",
+    ".graphql": "graphql",
+    ".gql": "graphql",
+    ".proto": "protobuf",
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".kt": "kotlin",
+    ".kts": "kotlin",
+    ".swift": "swift",
+    ".scala": "scala",
+    ".sc": "scala",
+    ".lua": "lua",
+    ".pl": "perl",
+    ".pm": "perl",
+    ".r": "r",
+    ".jl": "julia",
+    ".dart": "dart",
+    ".ex": "elixir",
+    ".exs": "elixir",
+    ".erl": "erlang",
+    ".hs": "haskell",
+    ".ml": "ocaml",
+    ".clj": "clojure",
+    ".zig": "zig",
+    ".nim": "nim",
+    ".m": "objective-c",
+    ".mm": "objective-cpp",
+    ".ps1": "powershell",
+    ".bat": "batch",
+    ".cmd": "batch",
+    ".fish": "fish",
+    ".tf": "terraform",
+    ".hcl": "hcl",
+    ".nix": "nix",
+    ".cmake": "cmake",
+    ".mk": "make",
+    ".gradle": "groovy",
+    ".groovy": "groovy",
+    ".dockerfile": "dockerfile",
+    ".ipynb": "json",
+    ".lock": "text",
+}
+
+# Exact file names (lower-cased) -> language; checked before the suffix.
+FILENAMES: dict[str, str] = {
+    "makefile": "make",
+    "gnumakefile": "make",
+    "dockerfile": "dockerfile",
+    "containerfile": "dockerfile",
+    "cmakelists.txt": "cmake",
+    "rakefile": "ruby",
+    "gemfile": "ruby",
+    "guardfile": "ruby",
+    "vagrantfile": "ruby",
+    "podfile": "ruby",
+    "brewfile": "ruby",
+    ".bashrc": "bash",
+    ".bash_profile": "bash",
+    ".profile": "bash",
+    ".zshrc": "bash",
+    ".zprofile": "bash",
+    "pkgbuild": "bash",
+    "license": "text",
+    "licence": "text",
+    "copying": "text",
+    "authors": "text",
+    "readme": "text",
+    "changelog": "text",
+    "notice": "text",
+    ".gitignore": "gitignore",
+    ".dockerignore": "gitignore",
+    ".spyglassignore": "gitignore",
+    ".gitattributes": "gitattributes",
+    ".editorconfig": "ini",
+}
+
+# Interpreter named on a "#!" line -> language, for extensionless scripts.
+INTERPRETERS: dict[str, str] = {
+    "python": "python",
+    "python2": "python",
+    "python3": "python",
+    "sh": "bash",
+    "bash": "bash",
+    "zsh": "bash",
+    "ksh": "bash",
+    "dash": "bash",
+    "node": "javascript",
+    "nodejs": "javascript",
+    "deno": "typescript",
+    "ts-node": "typescript",
+    "ruby": "ruby",
+    "php": "php",
+    "perl": "perl",
+    "lua": "lua",
+}
+
+# Suffix -> [(pattern, language)]: the first pattern found in a file's first bytes overrides the suffix.
+CONTENT_HINTS: dict[str, list[tuple[re.Pattern[bytes], str]]] = {
+    ".h": [
+        (
+            re.compile(
+                rb"(?m)^[ \t]*(?:namespace\s+\w+\s*\{|template\s*<|using\s+namespace\b"
+                rb"|class\s+\w+[^;\n]*\{|(?:public|private|protected)\s*:)|\bstd::\w"
+            ),
+            "cpp",
+        )
+    ],
+}
+HINT_BYTES = 100_000
+
+# Other names for languages (LSP language IDs, short names) -> the names used here.
+ALIASES: dict[str, str] = {
+    "py": "python",
+    "python3": "python",
+    "js": "javascript",
+    "javascriptreact": "javascript",
+    "jsx": "javascript",
+    "ts": "typescript",
+    "typescriptreact": "tsx",
+    "golang": "go",
+    "rs": "rust",
+    "c_sharp": "csharp",
+    "cs": "csharp",
+    "c#": "csharp",
+    "c++": "cpp",
+    "cxx": "cpp",
+    "rb": "ruby",
+    "sh": "bash",
+    "shell": "bash",
+    "shellscript": "bash",
+    "zsh": "bash",
+    "md": "markdown",
+    "plaintext": "text",
+    "txt": "text",
+    "yml": "yaml",
+}
+
+_SHEBANG_RE = re.compile(rb"^#!\s*(\S+)(?:[ \t]+(\S+))?")
+
+
+def language_for_path(rel_path: str) -> str | None:
+    """The language of a file by its name, or None for plain text of no known kind."""
+    name = PurePosixPath(rel_path.replace("\\", "/")).name.lower()
+    lang = FILENAMES.get(name)
+    if lang is not None:
+        return lang
+    dot = name.rfind(".")
+    if dot <= 0:  # no suffix, or a dotfile like ".envrc"
+        return EXTENSIONS.get(name) if dot == 0 else None
+    return EXTENSIONS.get(name[dot:])
+
+
+def canonical_language(name: str) -> str:
+    """The registry's name for a language given by another name ("typescriptreact" -> "tsx")."""
+    key = name.strip().lower()
+    return ALIASES.get(key, key)
+
+
+def language_for(rel_path: str, data: bytes | None = None) -> str | None:
+    """The language of a file by its name, refined by its content when given: a ``#!`` line names
+    the language of an extensionless script, and a C++-looking ``.h`` file is C++."""
+    language = language_for_path(rel_path)
+    if data is None:
+        return language
+    if language is None:
+        if data.startswith(b"#!"):
+            end = data.find(b"\n", 0, 256)
+            return language_for_shebang(data[: end if end >= 0 else 256])
+        return None
+    suffix = PurePosixPath(rel_path).suffix.lower()
+    for pattern, hinted in CONTENT_HINTS.get(suffix, ()):
+        if pattern.search(data, 0, HINT_BYTES):
+            return hinted
+    return language
+
+
+def language_for_shebang(first_line: bytes) -> str | None:
+    """The language named by a ``#!`` line (``#!/usr/bin/env python3`` -> "python"), or None."""
+    m = _SHEBANG_RE.match(first_line)
+    if not m:
+        return None
+    prog = m[1].rsplit(b"/", 1)[-1]
+    if prog == b"env" and m[2]:
+        prog = m[2]
+    word = prog.decode("ascii", "replace")
+    lang = INTERPRETERS.get(word)
+    if lang is None:  # python3.11, ruby2.7
+        lang = INTERPRETERS.get(word.rstrip("0123456789.") or word)
+    return lang
+
+
+def has_grammar(language: str | None) -> bool:
+    return language in GRAMMARS
+
+
+_cache: dict[str, tuple[Language, Query] | None] = {}
+_lock = threading.Lock()
+
+
+def grammar_for(language: str | None) -> tuple[Language, Query] | None:
+    """The loaded grammar and compiled definitions query for ``language``; None if it has none.
+
+    Thread-safe; each language is loaded at most once per process, failures included.
+    """
+    if language is None:
+        return None
+    try:
+        return _cache[language]
+    except KeyError:
+        pass
+    with _lock:
+        if language not in _cache:
+            _cache[language] = _load(language)
+        return _cache[language]
+
+
+def _load(language: str) -> tuple[Language, Query] | None:
+    spec = GRAMMARS.get(language)
+    if spec is None:
+        return None
+    try:
+        module = importlib.import_module(spec.module)
+        lang = Language(getattr(module, spec.function)())
+    except Exception as e:  # any failure means "no grammar"
+        log.warning(
+            "tree-sitter grammar for %s unavailable (%s: %s); indexing it as windows", language, type(e).__name__, e
+        )
+        return None
+    try:
+        source = (QUERY_DIR / f"{spec.query}.scm").read_text(encoding="utf-8")
+        query = Query(lang, source)
+    except Exception as e:
+        log.warning("definitions query for %s unusable (%s: %s); indexing it as windows", language, type(e).__name__, e)
+        return None
+    return lang, query
+
+
+def spec_for(language: str | None) -> GrammarSpec | None:
+    return GRAMMARS.get(language) if language is not None else None

@@ -1,0 +1,697 @@
+"""Turn a file's bytes into spans, with tree-sitter where there is a grammar and windows elsewhere.
+
+The per-language knowledge is in ``queries/<language>.scm`` and the tables of :mod:`.languages`; this
+module is generic. A query marks each definition node ``@definition.<kind>`` and its name ``@name``,
+optionally a docstring ``@doc`` and a qualifier ``@scope`` that is not a parent node (a Go receiver,
+``Cls`` in C++ ``void Cls::f() {}``). From the matches:
+
+* Definitions nest by byte range. A node matched by several patterns through the same ``@name`` node
+  (a decorated function, an ``export``-ed class) keeps the outermost node, so decorators, annotations and
+  ``export`` are in its span. Attribute items directly above a definition (Rust ``#[derive]``) are too.
+* A ``function`` whose nearest enclosing definition is class-like (class, interface, struct, enum, type)
+  is a ``method``. ``qualname`` is the parent's qualname (or the ``@scope`` text) + "." + name. Rust
+  ``impl X`` blocks are queried as kind ``class`` named ``X``, so their functions become ``X.method``.
+  For the same node, the pattern written first in the query file wins (so put specific kinds first).
+* ``signature`` is the text from the definition (past decorators) up to its ``body`` field, on one line;
+  without a body, the first line. ``doc`` is the ``@doc`` capture (a docstring), else the comment nodes
+  directly above the definition with no blank line between, markers stripped.
+* A span's text is its whole lines, except that each child definition is cut to its header (decorators
+  and signature lines, up to where its body starts) plus one ``...`` line, so every line is indexed in
+  the innermost span holding it while ``start_line``/``end_line`` still cover the whole symbol. Lines
+  over LONG_LINE characters (minified code) are cut to the span's own bytes.
+* Every parsed file also gets a ``module`` span over lines 1..N: the file with its top-level
+  definitions elided the same way (imports, constants, top-level code, one header per definition).
+* Spans whose text has more than ``max_span_lines`` lines are split into parts of about half that;
+  each part after the first starts with the header line repeated. Together the parts cover the range.
+* Files without a grammar (or whose grammar failed to load, or whose parse raised) are cut into
+  overlapping ``window`` spans.
+
+Lines are what an editor shows: a line ends at ``\\n``, ``\\r\\n`` or a lone ``\\r``. Byte offsets are into
+the original bytes; invalid UTF-8 is decoded with replacement characters. Nothing here raises on input.
+"""
+
+from __future__ import annotations
+
+import bisect
+import inspect
+import logging
+import re
+import threading
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from tree_sitter import Node, Parser, QueryCursor
+
+from .languages import canonical_language, grammar_for, language_for, spec_for
+from .settings import Settings
+from .spans import Span
+
+log = logging.getLogger(__name__)
+
+CLASS_LIKE = frozenset({"class", "interface", "struct", "enum", "type"})
+DEF_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "type", "module", "section"})
+# Sibling nodes directly above a definition that belong to it (outer attributes in Rust).
+ATTRIBUTE_TYPES = frozenset({"attribute_item"})
+SIGNATURE_CHARS = 200
+DOC_CHARS = 1000
+NAME_CHARS = 200
+LONG_LINE = 2000  # characters of one line kept in a definition's text
+MAX_HEADER_LINES = 8  # header lines kept for an elided child beyond the one with its name
+_BODY_SEARCH_NODES = 64  # how many nodes to look at for a definition's body
+
+_WS_RE = re.compile(r"\s+")
+_EOL_RE = re.compile(rb"\r\n|\r|\n")
+_EOL_STR_RE = re.compile(r"\r\n|\r|\n")
+_COMMENT_START_RE = re.compile(r"^(?:/\*+!?|\*+(?!/)|//+!?|#+!?|--+|;+|%+|=begin\b|=end\b)[ \t]?")
+_COMMENT_END_RE = re.compile(r"[ \t]*\*+/$")
+_STRING_PREFIX_RE = re.compile(r"^[rRbBuUfF]{0,2}('''|\"\"\"|'|\")")
+_TRAILING_PUNCT = ("=>", "{", ":", ";")
+_OPEN_PAREN_RE = re.compile(r"([(\[]) ")
+_CLOSE_PAREN_RE = re.compile(r",? (?=[)\]])|,(?=[)\]])")
+
+_default_settings: Settings | None = None
+_tls = threading.local()
+
+
+@dataclass(slots=True)
+class ParseResult:
+    spans: list[Span]
+    language: str  # the language label used for the spans ("text" when unknown)
+    had_errors: bool = False  # the syntax tree had ERROR or MISSING nodes
+    parsed: bool = False  # spans come from a syntax tree (False: windows)
+
+
+def parse_spans(
+    rel_path: str,
+    data: bytes,
+    settings: Settings | None = None,
+    language: str | None = None,
+) -> ParseResult:
+    """The spans of one file. Never raises on any input; a failure falls back to windows."""
+    settings = settings or _settings()
+    try:
+        language = language_for(rel_path, data) if language is None else canonical_language(language)
+        label = language or "text"
+        lines = _Lines(data)
+        if lines.blank():
+            return ParseResult([], label)
+        grammar = grammar_for(language)
+        if grammar is None:
+            return ParseResult(_windows(rel_path, lines, settings, label, "window"), label)
+        try:
+            return _parse(rel_path, data, lines, settings, label, grammar)
+        except Exception:
+            log.exception("parsing %s as %s failed; indexing it as windows", rel_path, label)
+            return ParseResult(_windows(rel_path, lines, settings, label, "window"), label)
+    except Exception:
+        log.exception("could not split %s into spans", rel_path)
+        return ParseResult([], language or "text")
+
+
+def split_lines(text: str) -> list[str]:
+    """A text's lines as numbered here (and by editors): ``\n``, ``\r\n`` and a lone ``\r`` end a line;
+    unlike ``str.splitlines`` no other character does. ``text[a:b]`` line ranges of spans use this."""
+    lines = _EOL_STR_RE.split(text) if "\r" in text else text.split("\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def _settings() -> Settings:
+    global _default_settings
+    if _default_settings is None:
+        _default_settings = Settings()
+    return _default_settings
+
+
+# --- lines ------------------------------------------------------------------------------------------
+
+
+class _Lines:
+    """The file's lines: their text, and the byte offset where each starts."""
+
+    __slots__ = ("data", "longest", "starts", "text")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        decoded = data.decode("utf-8", errors="replace")
+        if b"\r" not in data:
+            pieces = data.split(b"\n")
+            text = decoded.split("\n")
+            starts = [0] * len(pieces)
+            pos = 0
+            for i, piece in enumerate(pieces):
+                starts[i] = pos
+                pos += len(piece) + 1
+        else:
+            pieces = _EOL_RE.split(data)
+            text = _EOL_STR_RE.split(decoded)
+            starts = [0, *(m.end() for m in _EOL_RE.finditer(data))]
+        if len(text) != len(pieces):  # cannot happen with Python's decoder; be safe anyway
+            text = [p.decode("utf-8", errors="replace") for p in pieces]
+        if not data:
+            starts, text = [], []
+        elif len(pieces) > 1 and not pieces[-1]:  # a final terminator does not open another line
+            starts.pop()
+            text.pop()
+        self.starts, self.text = starts, text
+        self.longest = max(map(len, text), default=0)
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def blank(self) -> bool:
+        return not self.data.strip()
+
+    def line_of(self, byte: int) -> int:
+        """0-based line holding ``byte`` (a line's terminator belongs to it)."""
+        return max(0, bisect.bisect_right(self.starts, byte) - 1)
+
+    def end_line_of(self, start_byte: int, end_byte: int) -> int:
+        return self.line_of(max(start_byte, end_byte - 1))
+
+    def start_of(self, line: int) -> int:
+        return self.starts[line] if line < len(self.starts) else len(self.data)
+
+    def clipped(self, line: int, start_byte: int, end_byte: int) -> str:
+        """Line ``line`` cut to the bytes start_byte..end_byte and to LONG_LINE characters."""
+        a = max(start_byte, self.starts[line])
+        b = min(end_byte, self.start_of(line + 1))
+        piece = self.data[a:b].decode("utf-8", errors="replace").rstrip("\r\n")
+        return piece[:LONG_LINE]
+
+
+# --- definitions ------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True, eq=False)
+class _Def:
+    node: Node
+    kind: str
+    name: str
+    name_node: Node
+    doc_node: Node | None
+    scope: str | None
+    start_byte: int
+    end_byte: int
+    pattern: int = 0
+    start_line: int = 0
+    header_line: int = 0  # the line holding the name
+    header_end: int = 0  # the last line of the header (a signature may span lines)
+    end_line: int = 0
+    signature: str = ""
+    qualname: str = ""
+    parent_qualname: str | None = None
+    children: list[_Def] = field(default_factory=list)
+
+
+def _parser(language: str, ts_language) -> Parser:
+    parsers = _tls.__dict__.setdefault("parsers", {})
+    parser = parsers.get(language)
+    if parser is None:
+        parser = parsers[language] = Parser(ts_language)
+    return parser
+
+
+def _parse(rel_path, data, lines: _Lines, settings, label, grammar) -> ParseResult:
+    ts_language, query = grammar
+    tree = _parser(label, ts_language).parse(data)
+    root = tree.root_node
+    spec = spec_for(label)
+    defs, module_doc_node = _collect(query, root, data)
+    if spec is not None and spec.open_ended:
+        _extend_open_ended(defs, spec.open_ended)
+    top = _nest(defs, lines)
+
+    file_name = PurePosixPath(rel_path).name
+    module_q = _module_qualname(rel_path, spec.dotted_module if spec else False)
+    module_doc = _clean_doc(_text(data, module_doc_node)) if module_doc_node is not None else ""
+    if not module_doc:
+        module_doc = _leading_file_comment(root, data, lines, {d.node.start_byte for d in defs})
+    emitter = _Emitter(lines, settings, label)
+
+    if not defs:
+        n = len(lines)
+        if n <= settings.max_span_lines:
+            emitter.emit(
+                "module",
+                file_name,
+                module_q,
+                "",
+                module_doc,
+                None,
+                0,
+                n - 1,
+                0,
+                len(data),
+                [(i, lines.text[i]) for i in range(n)],
+                None,
+            )
+        else:
+            for sp in _windows(rel_path, lines, settings, label, "module"):
+                emitter.spans.append(_replace_names(sp, file_name, module_q, module_doc))
+        return ParseResult(emitter.spans, label, root.has_error, True)
+
+    first_line = next((t.strip() for t in lines.text if t.strip()), "")
+    emitter.emit(
+        "module",
+        file_name,
+        module_q,
+        "",
+        module_doc,
+        None,
+        0,
+        len(lines) - 1,
+        0,
+        len(data),
+        _render(lines, 0, len(lines) - 1, top, 0, len(data)),
+        first_line[:LONG_LINE],
+    )
+    stack = list(reversed(top))
+    while stack:
+        d = stack.pop()
+        emitter.emit(
+            d.kind,
+            d.name,
+            d.qualname,
+            d.signature,
+            _doc(d, data, lines),
+            d.parent_qualname,
+            d.start_line,
+            d.end_line,
+            d.start_byte,
+            d.end_byte,
+            _render(lines, d.start_line, d.end_line, d.children, d.start_byte, d.end_byte),
+            lines.text[d.header_line].strip()[:LONG_LINE],
+        )
+        stack.extend(reversed(d.children))
+    return ParseResult(emitter.spans, label, root.has_error, True)
+
+
+def _collect(query, root: Node, data: bytes) -> tuple[list[_Def], Node | None]:
+    """Definitions from the query matches, one per name node (outermost definition node wins)."""
+    by_name: dict[tuple[int, int], _Def] = {}
+    module_doc: Node | None = None
+    for pattern, caps in QueryCursor(query).matches(root):
+        def_node = kind = None
+        for cname, nodes in caps.items():
+            if cname.startswith("definition.") and nodes:
+                def_node, kind = nodes[0], cname[11:]
+                break
+        docs = caps.get("doc")
+        if def_node is None:
+            if docs and module_doc is None:
+                module_doc = docs[0]
+            continue
+        names = caps.get("name")
+        if not names or kind not in DEF_KINDS:
+            continue
+        name_node = names[0]
+        key = (name_node.start_byte, name_node.end_byte)
+        doc_node = docs[0] if docs else None
+        scopes = caps.get("scope")
+        scope = _scope_text(data, scopes[0]) if scopes else None
+        old = by_name.get(key)
+        if old is None:
+            by_name[key] = _Def(
+                def_node,
+                kind,
+                _name_text(data, name_node),
+                name_node,
+                doc_node,
+                scope,
+                def_node.start_byte,
+                def_node.end_byte,
+                pattern,
+            )
+            continue
+        if doc_node is not None and old.doc_node is None:
+            old.doc_node = doc_node
+        if scope and not old.scope:
+            old.scope = scope
+        # the outermost node wins; for the same node, the pattern written first in the query
+        size, old_size = def_node.end_byte - def_node.start_byte, old.end_byte - old.start_byte
+        if (
+            def_node.start_byte <= old.start_byte
+            and def_node.end_byte >= old.end_byte
+            and (size > old_size or (size == old_size and pattern < old.pattern))
+        ):
+            old.node, old.kind, old.pattern = def_node, kind, pattern
+            old.start_byte, old.end_byte = def_node.start_byte, def_node.end_byte
+    # one definition per node (e.g. `let a = () => 1, b = () => 2`): keep the first name
+    by_node: dict[tuple[int, int], _Def] = {}
+    for d in sorted(by_name.values(), key=lambda d: d.name_node.start_byte):
+        by_node.setdefault((d.start_byte, d.end_byte), d)
+    defs = list(by_node.values())
+    for d in defs:
+        _extend_attributes(d)
+    return defs, module_doc
+
+
+def _extend_attributes(d: _Def) -> None:
+    prev = d.node.prev_named_sibling
+    while prev is not None and prev.type in ATTRIBUTE_TYPES:
+        d.start_byte = prev.start_byte
+        prev = prev.prev_named_sibling
+
+
+def _extend_open_ended(defs: list[_Def], open_types: frozenset[str]) -> None:
+    """An open-ended definition (a bare heading) runs to the next definition among its siblings."""
+    def_types = {d.node.type for d in defs} | open_types
+    for d in defs:
+        if d.node.type not in open_types:
+            continue
+        end = d.node.end_byte
+        sib = d.node.next_named_sibling
+        while sib is not None and sib.type not in def_types:
+            end = sib.end_byte
+            sib = sib.next_named_sibling
+        d.end_byte = max(d.end_byte, end)
+
+
+def _nest(defs: list[_Def], lines: _Lines) -> list[_Def]:
+    """Arrange definitions in a tree by byte range; set lines, kinds and qualnames. Returns the roots."""
+    defs.sort(key=lambda d: (d.start_byte, -d.end_byte))
+    top: list[_Def] = []
+    stack: list[_Def] = []
+    for d in defs:
+        while stack and not (stack[-1].start_byte <= d.start_byte and d.end_byte <= stack[-1].end_byte):
+            stack.pop()
+        parent = stack[-1] if stack else None
+        d.start_line = lines.line_of(d.start_byte)
+        d.end_line = lines.end_line_of(d.start_byte, d.end_byte)
+        d.header_line = min(max(lines.line_of(d.name_node.start_byte), d.start_line), d.end_line)
+        _set_signature(d, lines)
+        if d.kind == "function" and parent is not None and parent.kind in CLASS_LIKE:
+            d.kind = "method"
+        prefix = parent.qualname if parent is not None else None
+        if d.scope:
+            prefix = f"{prefix}.{d.scope}" if prefix else d.scope
+        d.parent_qualname = prefix
+        d.qualname = f"{prefix}.{d.name}" if prefix else d.name
+        (parent.children if parent is not None else top).append(d)
+        stack.append(d)
+    return top
+
+
+# --- text -------------------------------------------------------------------------------------------
+
+
+def _render(
+    lines: _Lines, start: int, end: int, children: list[_Def], start_byte: int, end_byte: int
+) -> list[tuple[int, str]]:
+    """(line, text) pairs of lines start..end with each child's body after its header elided.
+
+    Lines longer than LONG_LINE (minified code) are cut to the span's own bytes and to LONG_LINE
+    characters, so a thousand functions on one line do not each carry the whole line."""
+    text = lines.text
+    out: list[tuple[int, str]] = []
+    cur = start
+    for c in children:
+        keep_to = min(c.header_end, end)
+        out.extend((i, text[i]) for i in range(cur, keep_to + 1))
+        cur = max(cur, keep_to + 1)
+        if c.end_line >= cur:
+            out.append((cur, _indent_for(text, c) + "..."))
+            cur = c.end_line + 1
+    out.extend((i, text[i]) for i in range(cur, end + 1))
+    if lines.longest > LONG_LINE:
+        out = [(i, t if len(t) <= LONG_LINE else lines.clipped(i, start_byte, end_byte)) for i, t in out]
+    return out
+
+
+def _indent_for(text: list[str], c: _Def) -> str:
+    own = _indentation(text[c.start_line])
+    first = c.header_line + 1
+    if first <= c.end_line and text[first].strip():
+        body = _indentation(text[first])
+        if len(body) > len(own) and body.startswith(own):
+            return body
+    return own + "    "
+
+
+def _indentation(s: str) -> str:
+    return s[: len(s) - len(s.lstrip())]
+
+
+class _Emitter:
+    """Makes Span objects, splitting the ones whose text is too long."""
+
+    def __init__(self, lines: _Lines, settings: Settings, language: str) -> None:
+        self.lines, self.language = lines, language
+        self.max_lines = settings.max_span_lines
+        self.spans: list[Span] = []
+
+    def emit(
+        self,
+        kind,
+        name,
+        qualname,
+        signature,
+        doc,
+        parent,
+        start_line,
+        end_line,
+        start_byte,
+        end_byte,
+        entries: list[tuple[int, str]],
+        header: str | None,
+    ) -> None:
+        if len(entries) <= self.max_lines:
+            self.spans.append(
+                Span(
+                    kind,
+                    name,
+                    qualname,
+                    signature,
+                    doc,
+                    parent,
+                    self.language,
+                    start_line + 1,
+                    end_line + 1,
+                    start_byte,
+                    end_byte,
+                    "\n".join(t for _, t in entries),
+                )
+            )
+            return
+        size = max(1, self.max_lines // 2)
+        chunks = [entries[i : i + size] for i in range(0, len(entries), size)]
+        if len(chunks) > 1 and len(chunks[-1]) < size // 4:  # no tiny tail part
+            chunks[-2].extend(chunks.pop())
+        for k, chunk in enumerate(chunks):
+            last = k == len(chunks) - 1
+            ps = start_line if k == 0 else chunk[0][0]
+            pe = end_line if last else chunks[k + 1][0][0] - 1
+            body = "\n".join(t for _, t in chunk)
+            text = body if k == 0 or not header else header + "\n" + body
+            self.spans.append(
+                Span(
+                    kind,
+                    name,
+                    qualname,
+                    signature,
+                    doc,
+                    parent,
+                    self.language,
+                    ps + 1,
+                    pe + 1,
+                    start_byte if k == 0 else self.lines.start_of(ps),
+                    end_byte if last else self.lines.start_of(pe + 1),
+                    text,
+                )
+            )
+
+
+def _windows(rel_path: str, lines: _Lines, settings: Settings, language: str, kind: str) -> list[Span]:
+    name = PurePosixPath(rel_path).name or rel_path
+    n = len(lines)
+    size = settings.window_lines
+    step = max(1, size - settings.window_overlap)
+    spans: list[Span] = []
+    start = 0
+    while start < n:
+        end = min(start + size, n) - 1
+        text = "\n".join(lines.text[start : end + 1])
+        if text.strip():
+            end_byte = lines.start_of(end + 1) if end + 1 < n else len(lines.data)
+            spans.append(
+                Span(
+                    kind, name, name, "", "", None, language, start + 1, end + 1, lines.start_of(start), end_byte, text
+                )
+            )
+        if end >= n - 1:
+            break
+        start += step
+    return spans
+
+
+def _replace_names(sp: Span, name: str, qualname: str, doc: str) -> Span:
+    return Span(
+        sp.kind,
+        name,
+        qualname,
+        "",
+        doc,
+        None,
+        sp.language,
+        sp.start_line,
+        sp.end_line,
+        sp.start_byte,
+        sp.end_byte,
+        sp.text,
+        sp.text_hash,
+    )
+
+
+# --- names, signatures, docs ------------------------------------------------------------------------
+
+
+def _text(data: bytes, node: Node) -> str:
+    return data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+
+def _collapse(s: str) -> str:
+    return _WS_RE.sub(" ", s).strip()
+
+
+def _name_text(data: bytes, node: Node) -> str:
+    # `## Title ##` closing hashes, quotes of `declare module "foo"`
+    return _collapse(_text(data, node)).rstrip("#").strip().strip("\"'`")[:NAME_CHARS] or "?"
+
+
+def _scope_text(data: bytes, node: Node) -> str:
+    s = _collapse(_text(data, node))
+    s = re.sub(r"<[^<>]*>", "", s)  # Foo<T>::bar -> Foo::bar (one level of template arguments)
+    return s.replace("::", ".").replace(" ", "")
+
+
+def _module_qualname(rel_path: str, dotted: bool) -> str:
+    p = PurePosixPath(rel_path.replace("\\", "/"))
+    if not dotted:
+        return p.stem or p.name
+    parts = list(p.with_suffix("").parts)
+    if parts and parts[-1] == "__init__" and len(parts) > 1:
+        parts.pop()
+    if len(parts) > 1 and parts[0] == "src":
+        parts.pop(0)
+    return ".".join(parts) or p.stem
+
+
+def _find_body(d: _Def) -> tuple[Node, Node] | None:
+    """(owner, body): the first node near the definition with a ``body`` field after the name."""
+    name_end = d.name_node.end_byte
+    queue = [d.node]
+    seen = 0
+    while queue and seen < _BODY_SEARCH_NODES:
+        node = queue.pop(0)
+        seen += 1
+        body = node.child_by_field_name("body")
+        if body is not None and body.start_byte >= name_end:
+            return node, body
+        queue.extend(node.named_children)
+    return None
+
+
+def _set_signature(d: _Def, lines: _Lines) -> None:
+    """The one-line signature (the text up to the body) and the last line of the header."""
+    data = lines.data
+    d.header_end = d.header_line
+    found = _find_body(d)
+    if found is None:  # no body: the first line
+        start = d.node.start_byte
+        end = min(lines.start_of(lines.line_of(start) + 1), d.node.end_byte)
+        sig = _EOL_STR_RE.split(data[start:end].decode("utf-8", errors="replace"), maxsplit=1)[0]
+    else:
+        owner, body = found
+        # from the node that has the body (past decorators), unless it is the value after the name
+        start = owner.start_byte if owner.start_byte <= d.name_node.start_byte else d.node.start_byte
+        cut = body.start_byte
+        for child in owner.children:  # a comment before the body is not part of the signature
+            if "comment" in child.type and d.name_node.end_byte <= child.start_byte < cut:
+                cut = child.start_byte
+                break
+        sig = data[start:cut].decode("utf-8", errors="replace")
+        cut_line = lines.line_of(cut)
+        if not data[lines.start_of(cut_line) : cut].strip():  # the body starts its own line
+            cut_line -= 1
+        d.header_end = max(d.header_line, min(cut_line, d.header_line + MAX_HEADER_LINES, d.end_line))
+    sig = _CLOSE_PAREN_RE.sub("", _OPEN_PAREN_RE.sub(r"\1", _collapse(sig)))
+    for punct in _TRAILING_PUNCT:
+        if sig.endswith(punct) and len(sig) > len(punct):
+            sig = sig[: -len(punct)].rstrip()
+            break
+    d.signature = sig[:SIGNATURE_CHARS]
+
+
+def _doc(d: _Def, data: bytes, lines: _Lines) -> str:
+    if d.doc_node is not None:
+        doc = _clean_doc(_text(data, d.doc_node))
+        if doc:
+            return doc
+    return _clean_doc("\n".join(_text(data, c) for c in _leading_comments(d, lines)))
+
+
+def _leading_comments(d: _Def, lines: _Lines) -> list[Node]:
+    """Comment nodes directly above a definition, with no blank line between; nearest last."""
+    node = d.node
+    prev = node.prev_named_sibling
+    while prev is not None and prev.type in ATTRIBUTE_TYPES:
+        node, prev = prev, prev.prev_named_sibling
+    for _ in range(2):  # a definition first in a block: look above the block (Ruby `class` bodies)
+        if prev is not None or node.parent is None or node.parent.parent is None:
+            break
+        node = node.parent
+        prev = node.prev_named_sibling
+    found: list[Node] = []
+    top_line = lines.line_of(node.start_byte)
+    while prev is not None and "comment" in prev.type:
+        end_line = lines.end_line_of(prev.start_byte, prev.end_byte)
+        if end_line < top_line - 1:
+            break
+        before = prev.prev_sibling
+        start_line = lines.line_of(prev.start_byte)
+        if before is not None and lines.end_line_of(before.start_byte, before.end_byte) == start_line:
+            break  # a trailing comment of the code before it
+        found.append(prev)
+        top_line = start_line
+        prev = prev.prev_named_sibling
+    found.reverse()
+    return found
+
+
+def _leading_file_comment(root: Node, data: bytes, lines: _Lines, def_starts: set[int]) -> str:
+    """The comment block at the top of a file, unless it is the doc comment of a definition below it."""
+    comments: list[Node] = []
+    child = root.named_children[0] if root.named_child_count else None
+    while child is not None and "comment" in child.type:
+        if not data.startswith(b"#!", child.start_byte):
+            comments.append(child)
+        child = child.next_named_sibling
+    if not comments:
+        return ""
+    last = lines.end_line_of(comments[-1].start_byte, comments[-1].end_byte)
+    if child is not None and child.start_byte in def_starts and lines.line_of(child.start_byte) <= last + 1:
+        return ""
+    return _clean_doc("\n".join(_text(data, c) for c in comments))
+
+
+def _clean_doc(raw: str) -> str:
+    """A docstring or comment block as plain text: quotes and comment markers removed."""
+    raw = raw.strip()
+    if not raw:
+        return ""
+    m = _STRING_PREFIX_RE.match(raw)
+    if m and raw.endswith(m[1]) and len(raw) >= m.end() + len(m[1]):
+        raw = inspect.cleandoc(raw[m.end() : len(raw) - len(m[1])])
+    else:
+        out = []
+        for line in _EOL_STR_RE.split(raw):
+            s = _COMMENT_END_RE.sub("", line.strip())
+            out.append(_COMMENT_START_RE.sub("", s, count=1).rstrip())
+        while out and not out[0]:
+            out.pop(0)
+        while out and not out[-1]:
+            out.pop()
+        raw = "\n".join(out)
+    return raw.strip()[:DOC_CHARS]

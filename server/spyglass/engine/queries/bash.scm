@@ -1,0 +1,3 @@
+; Definitions in shell scripts: functions, both `name() {}` and `function name {}`.
+
+(function_definition name: (word) @name) @definition.function

@@ -1,0 +1,42 @@
+; Definitions in C++. An out-of-class member definition `T Cls::name(...) {}` captures Cls as @scope
+; (qualname Cls.name). Templates wrap their declaration; the outermost node wins.
+
+(function_definition
+  declarator: (function_declarator
+    declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)) @definition.function
+(function_definition
+  declarator: (function_declarator
+    declarator: (qualified_identifier
+      scope: (_) @scope
+      name: [(identifier) (destructor_name) (operator_name)] @name))) @definition.method
+(function_definition
+  declarator: (pointer_declarator
+    declarator: (function_declarator
+      declarator: [(identifier) (field_identifier)] @name))) @definition.function
+(function_definition
+  declarator: (reference_declarator
+    (function_declarator
+      declarator: [(identifier) (field_identifier)] @name))) @definition.function
+(function_definition
+  declarator: (pointer_declarator
+    declarator: (function_declarator
+      declarator: (qualified_identifier scope: (_) @scope name: (identifier) @name)))) @definition.method
+(function_definition
+  declarator: (reference_declarator
+    (function_declarator
+      declarator: (qualified_identifier scope: (_) @scope name: (identifier) @name)))) @definition.method
+
+(class_specifier name: (_) @name body: (_)) @definition.class
+(struct_specifier name: (_) @name body: (_)) @definition.struct
+(union_specifier name: (_) @name body: (_)) @definition.struct
+(enum_specifier name: (_) @name body: (_)) @definition.enum
+(namespace_definition name: (_) @name) @definition.module
+
+(template_declaration (function_definition
+  declarator: (function_declarator declarator: [(identifier) (field_identifier)] @name))) @definition.function
+(template_declaration (class_specifier name: (_) @name body: (_))) @definition.class
+(template_declaration (struct_specifier name: (_) @name body: (_))) @definition.struct
+
+(type_definition
+  type: [(struct_specifier body: (_)) (union_specifier body: (_))]
+  declarator: (type_identifier) @name) @definition.struct

@@ -1,0 +1,43 @@
+; Definitions in TypeScript and TSX. `export` wrappers match too, so the span includes the keyword,
+; decorators and the doc comment above; the outermost node wins.
+
+(function_declaration name: (identifier) @name) @definition.function
+(generator_function_declaration name: (identifier) @name) @definition.function
+(function_signature name: (identifier) @name) @definition.function
+(class_declaration name: (type_identifier) @name) @definition.class
+(abstract_class_declaration name: (type_identifier) @name) @definition.class
+(method_definition name: (_) @name) @definition.function
+(abstract_method_signature name: (_) @name) @definition.function
+(interface_declaration name: (type_identifier) @name) @definition.interface
+(type_alias_declaration name: (type_identifier) @name) @definition.type
+(enum_declaration name: (identifier) @name) @definition.enum
+(internal_module name: (_) @name) @definition.module
+(module name: (_) @name) @definition.module
+
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+(variable_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+
+(public_field_definition
+  name: (_) @name
+  value: [(arrow_function) (function_expression)]) @definition.function
+
+(export_statement declaration: (function_declaration name: (identifier) @name)) @definition.function
+(export_statement declaration: (generator_function_declaration name: (identifier) @name)) @definition.function
+(export_statement declaration: (function_signature name: (identifier) @name)) @definition.function
+(export_statement declaration: (class_declaration name: (type_identifier) @name)) @definition.class
+(export_statement declaration: (abstract_class_declaration name: (type_identifier) @name)) @definition.class
+(export_statement declaration: (interface_declaration name: (type_identifier) @name)) @definition.interface
+(export_statement declaration: (type_alias_declaration name: (type_identifier) @name)) @definition.type
+(export_statement declaration: (enum_declaration name: (identifier) @name)) @definition.enum
+(export_statement declaration: (internal_module name: (_) @name)) @definition.module
+(export_statement
+  declaration: (lexical_declaration
+    (variable_declarator
+      name: (identifier) @name
+      value: [(arrow_function) (function_expression) (generator_function)]))) @definition.function

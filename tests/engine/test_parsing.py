@@ -1,0 +1,554 @@
+"""The parsing layer: bytes -> spans, per language, with windows for everything else."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+import threading
+from pathlib import Path
+
+import pytest
+
+from spyglass.engine import languages
+from spyglass.engine.languages import GrammarSpec, grammar_for, language_for, language_for_path
+from spyglass.engine.parsing import ParseResult, parse_spans, split_lines
+from spyglass.engine.settings import Settings
+from spyglass.engine.spans import KINDS, Span
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "polyglot"
+ALL_FIXTURES = sorted(p.name for p in FIXTURES.iterdir() if p.is_file())
+_LINE_RE = re.compile(rb"\r\n|\r|\n")
+
+
+@functools.cache
+def parsed(name: str) -> ParseResult:
+    return parse_spans(f"src/{name}", (FIXTURES / name).read_bytes())
+
+
+def find(name: str, qualname: str, kind: str | None = None) -> Span:
+    hits = [s for s in parsed(name).spans if s.qualname == qualname and (kind is None or s.kind == kind)]
+    assert hits, f"{qualname} not in {name}: {[(s.kind, s.qualname) for s in parsed(name).spans]}"
+    return hits[0]
+
+
+def editor_lines(data: bytes) -> list[bytes]:
+    """Lines as an editor shows them (\\n, \\r\\n or lone \\r end a line)."""
+    lines = _LINE_RE.split(data)
+    if len(lines) > 1 and lines[-1] == b"":
+        lines.pop()
+    return lines if data else []
+
+
+# --- languages ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "language"),
+    [
+        ("a/b/mod.py", "python"),
+        ("x.PYI", "python"),
+        ("app.jsx", "javascript"),
+        ("m.mjs", "javascript"),
+        ("api.ts", "typescript"),
+        ("Button.tsx", "tsx"),
+        ("main.go", "go"),
+        ("lib.rs", "rust"),
+        ("A.java", "java"),
+        ("ring.c", "c"),
+        ("ring.h", "c"),
+        ("m.hpp", "cpp"),
+        ("m.cc", "cpp"),
+        ("A.cs", "csharp"),
+        ("g.rb", "ruby"),
+        ("Rakefile", "ruby"),
+        ("c.php", "php"),
+        ("d.sh", "bash"),
+        (".bashrc", "bash"),
+        ("README.md", "markdown"),
+        ("notes.txt", "text"),
+        ("pyproject.toml", "toml"),
+        ("c.yml", "yaml"),
+        ("d.json", "json"),
+        ("setup.cfg", "ini"),
+        ("i.html", "html"),
+        ("s.css", "css"),
+        ("q.sql", "sql"),
+        ("Makefile", "make"),
+        ("Dockerfile", "dockerfile"),
+        ("x.unknownext", None),
+        ("noext", None),
+        ("weird.", None),
+    ],
+)
+def test_language_for_path(path: str, language: str | None) -> None:
+    assert language_for_path(path) == language
+
+
+def test_language_from_content() -> None:
+    assert language_for("bin/tool", b"#!/usr/bin/env python3\nprint(1)\n") == "python"
+    assert language_for("bin/run", b"#!/bin/bash\necho hi\n") == "bash"
+    assert language_for("bin/data", b"just text\n") is None
+    assert language_for("x.h", b"#pragma once\nint f(void);\n") == "c"
+    assert language_for("x.h", b"#pragma once\nnamespace a {\nclass B {};\n}\n") == "cpp"
+    r = parse_spans("scripts/release", b"#!/usr/bin/env python3\ndef main():\n    pass\n")
+    assert r.language == "python" and find_in(r, "main").kind == "function"
+
+
+def find_in(r: ParseResult, qualname: str) -> Span:
+    return next(s for s in r.spans if s.qualname == qualname)
+
+
+@pytest.mark.parametrize("language", sorted(languages.GRAMMARS))
+def test_every_grammar_and_query_loads(language: str) -> None:
+    assert grammar_for(language) is not None
+    assert grammar_for(language) is grammar_for(language)  # cached
+
+
+def test_labels_without_grammar() -> None:
+    assert grammar_for("toml") is None and grammar_for(None) is None
+
+
+def test_broken_grammar_logs_once_and_falls_back_to_windows(monkeypatch, caplog) -> None:
+    monkeypatch.setattr(languages, "_cache", {})
+    monkeypatch.setitem(languages.GRAMMARS, "nolang", GrammarSpec("no_such_grammar_module", "language", "x"))
+    with caplog.at_level(logging.WARNING, logger="spyglass.engine.languages"):
+        assert grammar_for("nolang") is None
+        assert grammar_for("nolang") is None
+        r = parse_spans("a.nolang", b"one\ntwo\n", language="nolang")
+    assert len([rec for rec in caplog.records if "nolang" in rec.getMessage()]) == 1
+    assert [(s.kind, s.language, s.start_line, s.end_line) for s in r.spans] == [("window", "nolang", 1, 2)]
+
+
+def test_broken_query_falls_back(monkeypatch, caplog) -> None:
+    monkeypatch.setattr(languages, "_cache", {})
+    spec = GrammarSpec("tree_sitter_python", "language", "nonexistent")
+    monkeypatch.setitem(languages.GRAMMARS, "badq", spec)
+    with caplog.at_level(logging.WARNING, logger="spyglass.engine.languages"):
+        r = parse_spans("a.py", b"def f():\n    pass\n", language="badq")
+    assert [s.kind for s in r.spans] == ["window"] and "badq" in caplog.text
+
+
+# --- definitions per language ------------------------------------------------------------------------
+
+EXPECTED = [
+    # python: class + methods + decorators + docstrings + nested function
+    ("inventory.py", "module", "inventory", 1, 66),
+    ("inventory.py", "function", "log_calls", 11, 20),
+    ("inventory.py", "function", "log_calls.wrapper", 14, 17),
+    ("inventory.py", "class", "Item", 23, 40),  # includes @dataclass
+    ("inventory.py", "method", "Item.in_stock", 31, 34),  # includes @property
+    ("inventory.py", "method", "Item.take", 37, 40),
+    ("inventory.py", "class", "Warehouse", 43, 60),
+    ("inventory.py", "method", "Warehouse.add", 50, 52),
+    ("inventory.py", "method", "Warehouse.needs_reorder", 54, 60),
+    ("cart.js", "module", "cart", 1, 37),
+    ("cart.js", "function", "cartTotal", 10, 16),  # includes `export`
+    ("cart.js", "function", "withTax", 19, 19),
+    ("cart.js", "class", "Cart", 21, 34),
+    ("cart.js", "method", "Cart.constructor", 22, 24),
+    ("cart.js", "method", "Cart.add", 27, 29),
+    ("cart.js", "method", "Cart.total", 31, 33),
+    ("api.ts", "interface", "ClientOptions", 4, 7),
+    ("api.ts", "type", "Method", 9, 9),
+    ("api.ts", "enum", "Status", 11, 14),
+    ("api.ts", "class", "ApiClient", 16, 30),  # includes @Injectable()
+    ("api.ts", "method", "ApiClient.request", 25, 29),
+    ("api.ts", "module", "Util", 32, 36),
+    ("api.ts", "function", "Util.join", 33, 35),
+    ("api.ts", "function", "retry", 38, 42),
+    ("Button.tsx", "interface", "ButtonProps", 3, 6),
+    ("Button.tsx", "function", "Button", 9, 15),
+    ("Button.tsx", "function", "IconButton", 17, 19),
+    ("server.go", "struct", "Server", 10, 13),
+    ("server.go", "type", "Handler", 17, 17),
+    ("server.go", "type", "ID", 18, 18),
+    ("server.go", "interface", "Shape", 22, 24),
+    ("server.go", "function", "NewServer", 27, 29),
+    ("server.go", "method", "Server.ServeHTTP", 32, 35),
+    ("server.go", "method", "Server.String", 37, 37),
+    ("shapes.rs", "struct", "Point", 6, 10),  # includes #[derive]
+    ("shapes.rs", "interface", "Area", 13, 19),
+    ("shapes.rs", "method", "Area.describe", 16, 18),
+    ("shapes.rs", "enum", "Shape", 21, 24),
+    ("shapes.rs", "class", "Point", 26, 35),  # impl Point
+    ("shapes.rs", "method", "Point.origin", 28, 30),
+    ("shapes.rs", "method", "Point.distance", 32, 34),
+    ("shapes.rs", "class", "Shape", 37, 44),  # impl Area for Shape
+    ("shapes.rs", "method", "Shape.area", 38, 43),
+    ("shapes.rs", "method", "Point.fmt", 47, 49),  # impl fmt::Display for Point
+    ("shapes.rs", "function", "main", 52, 54),
+    ("Library.java", "class", "Library", 9, 29),
+    ("Library.java", "method", "Library.add", 13, 15),
+    ("Library.java", "method", "Library.toString", 17, 20),  # includes @Override
+    ("Library.java", "class", "Library.Book", 22, 28),
+    ("Library.java", "method", "Library.Book.Book", 25, 27),
+    ("Library.java", "interface", "Lender", 31, 33),
+    ("Library.java", "enum", "Genre", 35, 42),
+    ("Library.java", "method", "Genre.label", 39, 41),
+    ("ring.c", "struct", "ring", 7, 11),
+    ("ring.c", "enum", "ring_status", 13, 13),
+    ("ring.c", "function", "ring_new", 16, 21),
+    ("ring.c", "function", "ring_push", 26, 33),
+    ("matrix.cpp", "module", "linalg", 4, 42),
+    ("matrix.cpp", "class", "linalg.Matrix", 7, 20),
+    ("matrix.cpp", "method", "linalg.Matrix.Matrix", 9, 9),
+    ("matrix.cpp", "method", "linalg.Matrix.at", 11, 13),
+    ("matrix.cpp", "struct", "linalg.Shape2", 22, 25),
+    ("matrix.cpp", "method", "linalg.Matrix.multiply", 28, 35),  # out-of-class definition
+    ("matrix.cpp", "function", "linalg.square", 37, 40),  # includes template <>
+    ("Accounts.cs", "module", "Bank.Accounts", 4, 35),
+    ("Accounts.cs", "class", "Bank.Accounts.Account", 7, 22),
+    ("Accounts.cs", "method", "Bank.Accounts.Account.Account", 11, 14),
+    ("Accounts.cs", "method", "Bank.Accounts.Account.Deposit", 17, 21),  # includes [Obsolete]
+    ("Accounts.cs", "interface", "Bank.Accounts.IAuditable", 24, 27),
+    ("Accounts.cs", "struct", "Bank.Accounts.Money", 29, 32),
+    ("Accounts.cs", "enum", "Bank.Accounts.Currency", 34, 34),
+    ("greeter.rb", "module", "Greeting", 4, 29),
+    ("greeter.rb", "class", "Greeting.Greeter", 6, 24),
+    ("greeter.rb", "method", "Greeting.Greeter.initialize", 9, 11),
+    ("greeter.rb", "method", "Greeting.Greeter.hello", 14, 19),
+    ("greeter.rb", "method", "Greeting.Greeter.default", 21, 23),
+    ("greeter.rb", "method", "Greeting.shout", 26, 28),
+    ("greeter.rb", "function", "main", 31, 33),
+    ("Cache.php", "interface", "Store", 8, 11),
+    ("Cache.php", "method", "Store.get", 10, 10),
+    ("Cache.php", "class", "Expires", 13, 16),
+    ("Cache.php", "class", "ArrayStore", 21, 37),
+    ("Cache.php", "method", "ArrayStore.get", 28, 31),
+    ("Cache.php", "method", "ArrayStore.put", 33, 36),
+    ("Cache.php", "function", "make_store", 40, 43),
+    ("deploy.sh", "module", "deploy", 1, 17),
+    ("deploy.sh", "function", "log", 7, 9),
+    ("deploy.sh", "function", "build", 11, 14),
+    ("guide.md", "module", "guide", 1, 22),
+    ("guide.md", "section", "User Guide", 3, 22),
+    ("guide.md", "section", "User Guide.Installation", 7, 14),
+    ("guide.md", "section", "User Guide.Installation.Linux", 11, 14),
+    ("guide.md", "section", "User Guide.Usage", 15, 22),
+    ("guide.md", "section", "User Guide.Usage.Configuration", 19, 22),  # setext heading
+]
+
+
+@pytest.mark.parametrize(("fixture", "kind", "qualname", "start", "end"), EXPECTED)
+def test_expected_spans(fixture: str, kind: str, qualname: str, start: int, end: int) -> None:
+    got = [(s.kind, s.start_line, s.end_line) for s in parsed(fixture).spans if s.qualname == qualname]
+    assert (kind, start, end) in got, got
+
+
+@pytest.mark.parametrize(
+    ("fixture", "qualname", "signature", "doc"),
+    [
+        ("inventory.py", "inventory", "", "Inventory management: items, stock levels and reorder rules."),
+        ("inventory.py", "Item", "class Item", "A stock-keeping unit."),
+        ("inventory.py", "Item.in_stock", "def in_stock(self) -> bool", "True when at least one unit is on hand."),
+        (
+            "inventory.py",
+            "Item.take",
+            "def take(self, count: int) -> int",
+            "Remove ``count`` units, never going below zero.",
+        ),
+        (
+            "inventory.py",
+            "Warehouse.needs_reorder",
+            "def needs_reorder(self, sku: str) -> bool",
+            "Whether the stock of ``sku`` fell below the reorder level.",
+        ),
+        ("inventory.py", "log_calls.wrapper", "def wrapper(*args, **kwargs)", ""),
+        (
+            "cart.js",
+            "cartTotal",
+            "function cartTotal(lines)",
+            "Sum the prices of all lines in a cart.\n@param {Array} lines",
+        ),
+        ("cart.js", "withTax", "const withTax = (amount)", "Apply tax to an amount."),
+        ("cart.js", "Cart.add", "add(product, qty = 1)", "Add a product to the cart."),
+        ("api.ts", "ClientOptions", "interface ClientOptions", "Options accepted by the API client."),
+        (
+            "api.ts",
+            "ApiClient.request",
+            "async request<T>(method: Method, path: string): Promise<T>",
+            "Perform a request and decode the JSON body.",
+        ),
+        ("Button.tsx", "Button", "function Button({ label, onClick }: ButtonProps)", "A clickable button."),
+        ("server.go", "server", "", "Package server exposes a tiny HTTP API."),
+        ("server.go", "Server", "type Server struct", "Server answers HTTP requests."),
+        ("server.go", "Handler", "Handler func(w http.ResponseWriter, r *http.Request)", "Handler handles one route."),
+        (
+            "server.go",
+            "Server.ServeHTTP",
+            "func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request)",
+            "ServeHTTP counts and answers a request.",
+        ),
+        ("shapes.rs", "shapes", "", "Geometry primitives."),
+        ("shapes.rs", "Point.origin", "pub fn origin() -> Self", "The origin."),
+        ("shapes.rs", "Area.area", "fn area(&self) -> f64", ""),
+        ("Library.java", "Library", "public class Library", "A lending library."),
+        ("Library.java", "Library.add", "public void add(Book book)", "Add a book to the catalogue."),
+        ("ring.c", "ring_new", "struct ring *ring_new(void)", "Create an empty ring."),
+        (
+            "ring.c",
+            "ring_push",
+            "ring_status ring_push(struct ring *r, unsigned char byte)",
+            "Push one byte; fails when the ring is full.",
+        ),
+        ("ring.c", "ring", "struct ring", "A fixed-size ring buffer of bytes."),
+        (
+            "matrix.cpp",
+            "linalg.Matrix.multiply",
+            "Matrix Matrix::multiply(const Matrix &other) const",
+            "Multiply two matrices.",
+        ),
+        (
+            "Accounts.cs",
+            "Bank.Accounts.Account.Deposit",
+            '[Obsolete("use Credit")] public void Deposit(decimal amount)',
+            "<summary>Deposit money.</summary>",
+        ),
+        ("greeter.rb", "Greeting", "module Greeting", "Utilities for greeting people."),
+        ("greeter.rb", "Greeting.Greeter", "class Greeter", "Builds greetings in several languages."),
+        ("greeter.rb", "Greeting.Greeter.hello", "def hello(lang = :en)", "Say hello."),
+        ("Cache.php", "ArrayStore.get", "public function get(string $key): mixed", "Fetch a value or null."),
+        ("Cache.php", "Store", "interface Store", "Contract for cache stores."),
+        ("deploy.sh", "log", "log()", "Print a message with a timestamp."),
+        ("guide.md", "User Guide.Installation", "## Installation", ""),
+    ],
+)
+def test_signatures_and_docs(fixture: str, qualname: str, signature: str, doc: str) -> None:
+    got = [(s.signature, s.doc) for s in parsed(fixture).spans if s.qualname == qualname]
+    assert (signature, doc) in got, got
+
+
+def test_parents_and_languages() -> None:
+    assert find("inventory.py", "Item.take").parent == "Item"
+    assert find("inventory.py", "Item").parent is None
+    assert find("server.go", "Server.ServeHTTP").parent == "Server"
+    assert find("matrix.cpp", "linalg.Matrix.multiply").parent == "linalg.Matrix"
+    assert find("guide.md", "User Guide.Installation.Linux").name == "Linux"
+    assert find("inventory.py", "inventory").name == "inventory.py"
+    assert {s.language for s in parsed("Button.tsx").spans} == {"tsx"}
+    assert parse_spans("src/pkg/sub/mod.py", b"x = 1\n").spans[0].qualname == "pkg.sub.mod"
+    assert parse_spans("pkg/__init__.py", b"x = 1\n").spans[0].qualname == "pkg"
+
+
+@pytest.mark.parametrize("fixture", ALL_FIXTURES)
+def test_every_line_is_covered_and_spans_are_sane(fixture: str) -> None:
+    data = (FIXTURES / fixture).read_bytes()
+    lines = editor_lines(data)
+    spans = parsed(fixture).spans
+    assert spans
+    starts = [0]
+    for m in _LINE_RE.finditer(data):
+        starts.append(m.end())
+    for s in spans:
+        assert s.kind in KINDS
+        assert 1 <= s.start_line <= s.end_line <= len(lines)
+        assert 0 <= s.start_byte < s.end_byte <= len(data)
+        assert starts[s.start_line - 1] <= s.start_byte  # the start byte is on the start line
+        assert s.end_byte <= (starts[s.end_line] if s.end_line < len(starts) else len(data))
+        assert s.text.strip() and s.text_hash
+    text_lines = split_lines(data.decode("utf-8", "replace"))
+    assert len(text_lines) == len(lines)
+    for s in spans:  # a span's text starts with its first line
+        assert s.text.split("\n")[0] == text_lines[s.start_line - 1]
+    for i, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        holders = [s for s in spans if s.start_line <= i <= s.end_line]
+        assert holders, f"line {i} of {fixture} is in no span"
+        text = line.decode()
+        # each line's text is indexed in some span that holds it
+        assert any(text in s.text.split("\n") for s in holders), f"line {i} of {fixture} not indexed"
+
+
+@pytest.mark.parametrize("fixture", [f for f in ALL_FIXTURES if not f.endswith((".txt", ".yaml"))])
+def test_every_parsed_file_has_one_module_span(fixture: str) -> None:
+    r = parsed(fixture)
+    assert r.parsed and not r.had_errors
+    modules = [s for s in r.spans if s.kind == "module" and s.name == fixture]
+    n = len(editor_lines((FIXTURES / fixture).read_bytes()))
+    assert [(m.start_line, m.end_line) for m in modules] == [(1, n)]
+
+
+# --- elision -----------------------------------------------------------------------------------------
+
+
+def test_container_text_keeps_child_signatures_but_not_bodies() -> None:
+    cls = find("inventory.py", "Warehouse").text
+    assert "    def add(self, item: Item) -> None:" in cls
+    assert "    @log_calls" in cls
+    assert "self.items[item.sku] = item" not in cls
+    assert "        ..." in cls.split("\n")
+    # a multi-line signature is kept whole in the parent
+    assert "    def needs_reorder(\n        self,\n        sku: str,\n    ) -> bool:\n        ..." in cls
+    module = find("inventory.py", "inventory").text
+    assert "class Warehouse:" in module and "def add" not in module
+    assert "DEFAULT_REORDER_LEVEL = 5" in module and 'print(house.needs_reorder("A-1"))' in module
+    impl = find("shapes.rs", "Point", "class").text
+    assert "    pub fn origin() -> Self {" in impl and "Point { x: 0.0, y: 0.0 }" not in impl
+    section = find("guide.md", "User Guide").text
+    assert "## Installation" in section and "Run the installer." not in section
+    assert "Welcome to the guide." in section
+    # the innermost span has the full text
+    assert "self.items[item.sku] = item" in find("inventory.py", "Warehouse.add").text
+
+
+# --- splitting and windows ---------------------------------------------------------------------------
+
+
+def test_oversized_function_is_split_into_parts_repeating_the_header() -> None:
+    body = "".join(f"    x{i} = a + {i}\n" for i in range(60))
+    src = f"import os\n\n@deco\ndef big(a, b):\n{body}    return x0\n\nY = 2\n".encode()
+    spans = parse_spans("big.py", src, Settings(max_span_lines=20)).spans
+    parts = [s for s in spans if s.qualname == "big" and s.kind == "function"]
+    assert len(parts) > 2 and all(p.kind == "function" for p in parts)
+    assert parts[0].start_line == 3 and parts[-1].end_line == 65
+    assert parts[0].start_byte == src.index(b"@deco") and parts[-1].end_byte == src.index(b"\n\nY")
+    for a, b in zip(parts, parts[1:], strict=False):
+        assert b.start_line == a.end_line + 1 and b.start_byte == a.end_byte  # contiguous
+        assert b.text.startswith("def big(a, b):\n    x")
+    assert parts[0].text.startswith("@deco\ndef big(a, b):\n    x0")
+    assert all(len(p.text.split("\n")) <= 20 for p in parts)
+    assert "    return x0" in parts[-1].text
+    assert len({p.span_id("big.py") for p in parts}) == len(parts)
+
+
+def test_long_module_skeleton_is_split() -> None:
+    src = "".join(f"def f{i}():\n    return {i}\n\n" for i in range(40)).encode()
+    spans = parse_spans("many.py", src, Settings(max_span_lines=20)).spans
+    modules = [s for s in spans if s.kind == "module"]
+    assert len(modules) > 1
+    assert modules[0].start_line == 1 and modules[-1].end_line == 120
+    assert all(b.start_line == a.end_line + 1 for a, b in zip(modules, modules[1:], strict=False))
+    assert all(m.text.startswith("def f0():") for m in modules)  # header: the first line
+    assert len([s for s in spans if s.kind == "function"]) == 40
+
+
+def test_windows_overlap() -> None:
+    data = "\n".join(f"line {i}" for i in range(1, 26)).encode()
+    r = parse_spans("notes.txt", data, Settings(window_lines=10, window_overlap=3))
+    assert r.language == "text" and not r.parsed
+    assert [(s.start_line, s.end_line) for s in r.spans] == [(1, 10), (8, 17), (15, 24), (22, 25)]
+    assert {(s.kind, s.name, s.qualname) for s in r.spans} == {("window", "notes.txt", "notes.txt")}
+    assert r.spans[1].text.split("\n")[0] == "line 8"
+    assert r.spans[0].start_byte == 0 and r.spans[-1].end_byte == len(data)
+    assert data[r.spans[1].start_byte :].startswith(b"line 8\n")
+
+
+def test_labelled_windows_and_long_files_without_definitions() -> None:
+    assert {s.language for s in parsed("config.yaml").spans} == {"yaml"}
+    assert [s.kind for s in parsed("notes.txt").spans] == ["window"]
+    src = "".join(f"print({i})\n" for i in range(300)).encode()
+    spans = parse_spans("script.py", src, Settings(max_span_lines=100, window_lines=60)).spans
+    assert {(s.kind, s.qualname) for s in spans} == {("module", "script")}
+    assert spans[0].start_line == 1 and spans[-1].end_line == 300 and len(spans) > 1
+
+
+def test_empty_and_blank_files_have_no_spans() -> None:
+    for name in ("a.py", "a.txt", "a.md", "noext"):
+        assert parse_spans(name, b"").spans == []
+        assert parse_spans(name, b"  \n\t\n\r\n").spans == []
+
+
+# --- hostile input -----------------------------------------------------------------------------------
+
+
+def test_crlf_and_mixed_line_endings() -> None:
+    src = b"def f():\r\n    x = 1\r\n\r\ndef g():\r    return 2\rclass C:\n    def m(self):\n        pass\n"
+    r = parse_spans("mixed.py", src)
+    got = {s.qualname: (s.start_line, s.end_line) for s in r.spans}
+    assert got["mixed"] == (1, 8)
+    assert got["f"] == (1, 2)
+    assert got["g"] == (4, 5)
+    assert got["C"] == (6, 8) and got["C.m"] == (7, 8)
+    f = find_in(r, "f")
+    assert f.text == "def f():\n    x = 1" and "\r" not in find_in(r, "mixed").text
+    assert src[f.start_byte : f.end_byte] == b"def f():\r\n    x = 1"
+    crlf = parse_spans("w.txt", b"a\r\nb\r\nc\r\n", Settings(window_lines=5)).spans
+    assert [(s.start_line, s.end_line, s.text) for s in crlf] == [(1, 3, "a\nb\nc")]
+    assert parse_spans("w.txt", b"a\rb\rc", Settings(window_lines=5)).spans[0].end_line == 3
+
+
+def test_split_lines_matches_editor_lines() -> None:
+    assert split_lines("a\r\nb\x0cc\rd\n\u2028e") == ["a", "b\x0cc", "d", "\u2028e"]
+    assert split_lines("") == [] and split_lines("x\n") == ["x"] and split_lines("\n") == [""]
+    src = "x = 1\x0c\n\u2028y = 2\ndef f():\n    pass\n"
+    f = find_in(parse_spans("ff.py", src.encode()), "f")
+    assert split_lines(src)[f.start_line - 1] == "def f():"
+
+
+def test_invalid_utf8_and_byte_offsets() -> None:
+    src = "# caf\u00e9\n".encode() + b"def f():\n    s = '\xff\xfe'\n    return s\n"
+    r = parse_spans("bad.py", src)
+    f = find_in(r, "f")
+    assert (f.start_line, f.end_line) == (2, 4)
+    assert f.start_byte == src.index(b"def f") and src[f.end_byte - 8 : f.end_byte] == b"return s"
+    assert "\ufffd" in f.text
+
+
+def test_syntax_errors_still_give_spans() -> None:
+    src = b"import os\n\ndef ok():\n    return 1\n\ndef broken(:\n    x = = 2\n\nclass C:\n    def m(self)\n"
+    r = parse_spans("broken.py", src)
+    assert r.had_errors and r.parsed
+    assert find_in(r, "ok").start_line == 3
+    covered = {i for s in r.spans for i in range(s.start_line, s.end_line + 1)}
+    assert covered >= set(range(1, 11))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        f"garbage{ext}"
+        for ext in (
+            ".py",
+            ".js",
+            ".ts",
+            ".tsx",
+            ".go",
+            ".rs",
+            ".java",
+            ".c",
+            ".cpp",
+            ".cs",
+            ".rb",
+            ".php",
+            ".sh",
+            ".md",
+            ".txt",
+            "",
+        )
+    ],
+)
+def test_binary_garbage_never_raises(name: str) -> None:
+    garbage = bytes(range(256)) * 8 + b"\x00{(<[\"'`/*" * 50 + b"\r\r\n\n\xc3"
+    r = parse_spans(name, garbage)
+    n = len(editor_lines(garbage))
+    assert r.spans
+    covered = {i for s in r.spans for i in range(s.start_line, s.end_line + 1)}
+    assert covered == set(range(1, n + 1))
+    assert all(1 <= s.start_line <= s.end_line <= n for s in r.spans)
+
+
+def test_deeply_nested_input_does_not_raise() -> None:
+    r = parse_spans("deep.py", b"x = " + b"(" * 5000 + b")" * 5000 + b"\n" + b"[" * 3000)
+    assert r.spans
+
+
+# --- stability and threads ---------------------------------------------------------------------------
+
+
+def test_parsing_is_deterministic_and_thread_safe() -> None:
+    names = [n for n in ALL_FIXTURES]
+    expected = {n: [s.span_id(n) for s in parse_spans(n, (FIXTURES / n).read_bytes()).spans] for n in names}
+    results: dict[tuple[int, str], list[str]] = {}
+
+    def work(k: int) -> None:
+        for n in names:
+            results[(k, n)] = [s.span_id(n) for s in parse_spans(n, (FIXTURES / n).read_bytes()).spans]
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(results[(k, n)] == expected[n] for k in range(4) for n in names)
