@@ -33,7 +33,7 @@ ProgressFn = Callable[[str, int, int], None]
 """``progress(phase, done, total)``; phase is "scan", "parse" or "embed"."""
 
 FILES_PER_TRANSACTION = 64
-EMBED_CHUNK = 256
+BATCHES_PER_WRITE = 8  # vectors are written after this many model batches
 CACHE_KEEP_UNUSED = 50_000
 
 
@@ -250,11 +250,12 @@ class Indexer:
         done = 0
         if progress:
             progress("embed", 0, total)
-        for start in range(0, total, EMBED_CHUNK):
+        chunk_size = self.settings.batch_size * BATCHES_PER_WRITE
+        for start in range(0, total, chunk_size):
             if cancel is not None and cancel.is_set():
                 report.cancelled = True
                 break
-            chunk = texts[start : start + EMBED_CHUNK]
+            chunk = texts[start : start + chunk_size]
             vectors = self.embedder.encode([t for _, t in chunk])
             report.spans_embedded += self.store.store_embeddings(
                 (h, v) for (h, _), v in zip(chunk, vectors, strict=True)

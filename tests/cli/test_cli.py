@@ -1,0 +1,170 @@
+"""The real `spyglass` command in a subprocess: exit codes, JSON contract, human output."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from spyglass.engine.store import Store
+
+
+def run(*args: str, cwd: Path, check_code: int | None = 0) -> subprocess.CompletedProcess:
+    proc = subprocess.run(
+        [sys.executable, "-m", "spyglass", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+    if check_code is not None:
+        assert proc.returncode == check_code, proc.stderr + proc.stdout
+    return proc
+
+
+def test_index_search_span_status_round_trip(polyglot: Path):
+    out = run("index", "--json", cwd=polyglot)
+    report = json.loads(out.stdout)
+    assert report["report"]["parsed"] >= 16 and report["index"]["embedded_fraction"] == 1.0
+
+    result = json.loads(run("search", "shopping cart total", "-k", "3", "--json", cwd=polyglot).stdout)
+    assert set(result) == {"query", "results", "index"}
+    assert 1 <= len(result["results"]) <= 3
+    hit = result["results"][0]
+    assert {"id", "path", "start_line", "end_line", "kind", "symbol", "language", "score", "snippet"} <= set(hit)
+    assert not hit["path"].startswith("/") and "\\" not in hit["path"]
+    assert result["index"]["mode"] == "hybrid" and result["index"]["spans"] > 0
+
+    span = json.loads(run("span", hit["id"], "--json", cwd=polyglot).stdout)
+    assert span["status"] == "current" and span["text"]
+
+    status = json.loads(run("status", "--json", cwd=polyglot).stdout)
+    assert status["files"] == report["index"]["files"] and status["changed_since_update"]["modified"] == 0
+    assert status["skipped"]["index dir"] == 1
+
+    human = run("search", "shopping cart total", "-k", "2", cwd=polyglot).stdout
+    assert "cart.js:" in human and "score" in human
+    assert "files" in run("status", cwd=polyglot).stdout
+
+
+def test_search_from_a_subfolder_finds_the_index_above(polyglot: Path):
+    run("index", "--no-embed", "-q", cwd=polyglot)
+    sub = polyglot / "nested"
+    sub.mkdir()
+    result = json.loads(run("search", "cart", "--json", cwd=sub).stdout)
+    assert result["results"] and result["index"]["mode"] == "lexical"
+
+
+def test_no_results_is_success_with_an_empty_list(polyglot: Path):
+    run("index", "--no-embed", "-q", cwd=polyglot)
+    result = json.loads(run("search", "qqqzzz xyzzyplugh", "--json", cwd=polyglot).stdout)
+    assert result["results"] == []
+    assert "No confident results" in run("search", "qqqzzz xyzzyplugh", cwd=polyglot).stdout
+
+
+def test_missing_index_exits_3_and_says_how_to_build_it(tmp_path: Path):
+    for cmd in (["search", "x"], ["status"], ["span", "a.py:1-2#0123456789"]):
+        proc = run(*cmd, cwd=tmp_path, check_code=3)
+        assert "spyglass index" in proc.stderr and proc.stdout == ""
+
+
+def test_usage_errors_exit_2(polyglot: Path):
+    run("index", "--no-embed", "-q", cwd=polyglot)
+    assert "span ID" in run("span", "nonsense", cwd=polyglot, check_code=2).stderr
+    run("search", "x", "-k", "0", cwd=polyglot, check_code=2)
+    run("frobnicate", cwd=polyglot, check_code=2)
+
+
+def test_corrupt_and_future_indexes(polyglot: Path):
+    run("index", "--no-embed", "-q", cwd=polyglot)
+    db = polyglot / ".spyglass" / "index.db"
+    store = Store(db)
+    store.con.execute("INSERT INTO schema_migrations VALUES(999, 0)")
+    store.close()
+    assert "newer" in run("search", "cart", cwd=polyglot, check_code=3).stderr
+    assert "newer" in run("index", "--no-embed", cwd=polyglot, check_code=3).stderr
+    run("index", "--no-embed", "--rebuild", "-q", cwd=polyglot)
+
+    for suffix in ("-wal", "-shm"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    db.write_bytes(os.urandom(64 * 1024))
+    assert "--rebuild" in run("status", cwd=polyglot, check_code=3).stderr
+    proc = run("index", "--no-embed", cwd=polyglot)
+    assert "damaged" in proc.stderr
+    assert json.loads(run("search", "cart", "--json", cwd=polyglot).stdout)["results"]
+
+
+def test_bad_model_fails_clearly_but_lexical_search_works(polyglot: Path):
+    proc = run("index", "--model", "/no/such/model", cwd=polyglot, check_code=1)
+    assert "/no/such/model" in proc.stderr and "lexical" in proc.stderr
+    result = json.loads(run("search", "cart", "--json", cwd=polyglot).stdout)
+    assert result["results"] and result["index"]["mode"] == "lexical"
+
+
+def test_second_writer_reports_the_holder(polyglot: Path):
+    run("index", "--no-embed", "-q", cwd=polyglot)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys,time; from spyglass.engine.lock import WriterLock;"
+            "l=WriterLock(sys.argv[1]); l.acquire(); print('held', flush=True); time.sleep(60)",
+            str(polyglot / ".spyglass" / "writer.lock"),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        proc = run("index", "--no-embed", cwd=polyglot, check_code=4)
+        assert str(holder.pid) in proc.stderr
+        assert json.loads(run("status", "--json", cwd=polyglot).stdout)["writer"]["pid"] == holder.pid
+    finally:
+        holder.kill()
+        holder.wait()
+        holder.stdout.close()
+    run("index", "--no-embed", "-q", cwd=polyglot)
+
+
+def test_kill_9_mid_run_leaves_an_index_the_next_run_completes(polyglot: Path):
+    for i in range(300):
+        (polyglot / f"gen_{i:03}.py").write_text(f"def generated_{i}(x):\n    '''Number {i}.'''\n    return x + {i}\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "spyglass", "index", "-q"],
+        cwd=polyglot,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    db = polyglot / ".spyglass" / "index.db"
+    deadline = time.monotonic() + 120
+    files = 0
+    while time.monotonic() < deadline and proc.poll() is None:
+        if db.exists():
+            try:
+                store = Store(db, readonly=True)
+                files = store.counts()["files"]
+                store.close()
+            except Exception:  # noqa: BLE001 - the writer may still be creating it
+                files = 0
+            if files:
+                break
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert files > 0
+    status = json.loads(run("status", "--json", cwd=polyglot).stdout)  # readable after the kill
+    assert status["files"] > 0
+    report = json.loads(run("index", "--json", cwd=polyglot).stdout)["report"]
+    assert report["parsed"] < 316  # what was committed before the kill is not redone
+    final = json.loads(run("status", "--json", cwd=polyglot).stdout)
+    assert final["files"] == 316 and final["embedded_fraction"] == 1.0
+
+
+def test_console_script_and_module_agree(tmp_path: Path):
+    exe = Path(sys.executable).parent / "spyglass"
+    a = subprocess.run([str(exe), "--help"], capture_output=True, text=True, check=True).stdout
+    b = run("--help", cwd=tmp_path).stdout
+    assert a.replace("spyglass", "") == b.replace("spyglass", "") and "index" in a

@@ -1,0 +1,258 @@
+"""The engine end to end through its facade: real files, real SQLite, the real model."""
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from spyglass.engine.errors import IndexCorrupt, IndexFromFuture, IndexMissing, OutsideWorkspace
+from spyglass.engine.migrations import SCHEMA_VERSION
+from spyglass.engine.search import SearchFilters
+from spyglass.engine.store import Store
+from spyglass.engine.workspace import Workspace
+
+LEXICAL = {"embed": False}
+
+
+def _paths(result: dict) -> list[str]:
+    return [r["path"] for r in result["results"]]
+
+
+def test_index_search_and_incremental_updates_with_the_model(polyglot: Path):
+    with Workspace.open(polyglot, writer=True) as ws:
+        first = ws.index()
+        assert first.model_error is None
+        assert first.added == first.seen >= 16 and first.parsed == first.seen
+        fresh = ws.freshness()
+        assert fresh["embedded_fraction"] == 1.0 and fresh["pending_embeddings"] == 0
+        assert set(ws.store.languages()) >= {
+            "python",
+            "javascript",
+            "typescript",
+            "tsx",
+            "go",
+            "rust",
+            "java",
+            "c",
+            "cpp",
+            "csharp",
+            "ruby",
+            "php",
+            "bash",
+            "markdown",
+        }
+
+        result = ws.search("add an item to the shopping cart and compute the total", k=5)
+        assert result["index"]["mode"] == "hybrid"
+        assert "cart.js" in _paths(result)[:3]
+        hit = result["results"][0]
+        assert set(hit) == {
+            "id",
+            "path",
+            "start_line",
+            "end_line",
+            "kind",
+            "symbol",
+            "language",
+            "score",
+            "snippet",
+            "why",
+        }
+        assert 0 < hit["score"] <= 1 and hit["start_line"] <= hit["end_line"]
+
+        # nothing changed: no parsing, no embedding
+        again = ws.index()
+        assert (again.parsed, again.texts_embedded, again.unchanged) == (0, 0, first.seen)
+
+        # one edited file: only it is parsed, only its new span is embedded
+        path = polyglot / "inventory.py"
+        path.write_text(path.read_text() + "\n\ndef restock_from_supplier(order):\n    return order.items\n")
+        edited = ws.index()
+        assert edited.changed_paths == ["inventory.py"] and edited.parsed == 1
+        assert 1 <= edited.texts_embedded <= 2  # the new function, and the module skeleton that lists it
+        assert "restock_from_supplier" in [r["symbol"] for r in ws.search("restock_from_supplier")["results"]]
+
+        # a rename and a revert cost no embedding at all
+        (polyglot / "server.go").rename(polyglot / "server_moved.go")
+        renamed = ws.index()
+        assert renamed.deleted_paths == ["server.go"] and renamed.texts_embedded == 0
+        assert renamed.vectors_reused > 0
+        path.write_text(path.read_text().split("\n\ndef restock_from_supplier")[0])
+        reverted = ws.index()
+        assert reverted.parsed == 1 and reverted.texts_embedded == 0
+
+        # a deleted file disappears from results
+        (polyglot / "cart.js").unlink()
+        assert ws.index().deleted == 1
+        assert "cart.js" not in _paths(ws.search("shopping cart total"))
+
+
+def test_filters_and_empty_results(polyglot: Path):
+    with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:
+        ws.index()
+        only_go = ws.search("server handler", filters=SearchFilters(languages=["go"]))
+        assert only_go["results"] and all(r["language"] == "go" for r in only_go["results"])
+        only_classes = ws.search("cart", filters=SearchFilters(kinds=["class"]))
+        assert all(r["kind"] == "class" for r in only_classes["results"])
+        globbed = ws.search("cart", filters=SearchFilters(globs=["*.ts*"]))
+        assert all(r["path"].endswith((".ts", ".tsx")) for r in globbed["results"])
+        assert ws.search("zzqxy nonexistentword")["results"] == []
+        lexical = ws.search("cart")
+        assert lexical["index"]["mode"] == "lexical" and lexical["index"]["note"]
+
+
+def test_odd_files_are_indexed_or_skipped_never_fatal(tmp_path: Path):
+    root = tmp_path / "odd"
+    root.mkdir()
+    (root / "ok.py").write_text("def fine():\n    return 1\n")
+    (root / "binary.py").write_bytes(b"\x00\x01\x02def x(): pass\x00" * 100)
+    (root / "latin1.py").write_bytes("def caf\xe9():\n    return 'd\xe9j\xe0'\n".encode("latin-1"))
+    (root / "broken.py").write_text("def broken(:\n    return (\n\nclass Fine:\n    pass\n")
+    (root / "crlf.js").write_bytes(b"function a() {\r\n  return 1;\r\n}\rfunction b() {\n  return 2;\n}\n")
+    with (root / "huge.txt").open("wb") as f:
+        f.truncate(50 * 1024 * 1024)  # a 50 MB file
+    (root / "loop").symlink_to(root, target_is_directory=True)
+    (root / "escape").symlink_to(tmp_path, target_is_directory=True)
+    (root / ".env").write_text("SECRET_TOKEN=abc\n")
+    with Workspace.open(root, writer=True, overrides=LEXICAL) as ws:
+        report = ws.index()
+        indexed = set(ws.store.file_states()) - {p for p, s in ws.store.file_states().items() if s.skip_reason}
+        assert indexed == {"ok.py", "latin1.py", "broken.py", "crlf.js"}
+        assert report.skipped["binary"] == 1 and report.skipped["too large"] == 1
+        assert report.skipped["secret"] == 1 and report.skipped["symlink loop"] == 1
+        assert report.skipped["symlink outside root"] == 1
+        assert report.syntax_errors >= 1
+        assert "Fine" in [r["symbol"] for r in ws.search("Fine")["results"]]
+        b = [r for r in ws.search("function b", k=20)["results"] if r["symbol"] == "b"]
+        assert b and b[0]["start_line"] == 4  # lone CR counts as a line break, like editors do
+        status = ws.status()
+        assert status["skipped"]["binary"] == 1 and status["skipped_total"] >= 5
+
+
+def test_file_deleted_mid_run_is_not_fatal(tmp_path: Path):
+    root = tmp_path / "many"
+    root.mkdir()
+    for i in range(200):
+        (root / f"m{i:03}.py").write_text(f"def f{i}():\n    return {i}\n")
+    victim = root / "m199.py"
+
+    def progress(phase: str, done: int, total: int) -> None:
+        if phase == "parse" and done and victim.exists():
+            victim.unlink()  # removed after the walk listed it, before it was read
+
+    with Workspace.open(root, writer=True, overrides=LEXICAL) as ws:
+        report = ws.index(progress=progress)
+        assert not victim.exists()
+        assert "m199.py" not in ws.store.file_states()
+        assert report.parsed == 199
+
+
+def test_cancelled_run_leaves_a_valid_index_that_the_next_run_completes(polyglot: Path):
+    cancel = threading.Event()
+
+    def progress(phase: str, done: int, total: int) -> None:
+        if phase == "embed" and done:
+            cancel.set()
+
+    with Workspace.open(polyglot, writer=True, overrides={"batch_size": 4}) as ws:
+        first = ws.index(progress=progress, cancel=cancel)
+        assert first.cancelled and 0 < ws.freshness()["embedded_fraction"] < 1
+        assert ws.search("cart total")["results"]  # searchable meanwhile
+        second = ws.index()
+        assert second.parsed == 0 and second.texts_embedded > 0
+        assert ws.freshness()["embedded_fraction"] == 1.0
+
+
+def test_span_lookup_current_moved_stale_missing(polyglot: Path):
+    with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:
+        ws.index()
+        hit = next(r for r in ws.search("restock", k=20)["results"] if r["kind"] == "method")
+        found = ws.span(hit["id"])
+        assert found.status == "current" and found.current_id == hit["id"]
+        lines = (polyglot / hit["path"]).read_text().splitlines()
+        assert found.text == "\n".join(lines[hit["start_line"] - 1 : hit["end_line"]])
+
+        path = polyglot / hit["path"]
+        path.write_text("# a new first line\n\n" + path.read_text())
+        moved = ws.span(hit["id"])
+        assert moved.status == "moved" and moved.start_line == hit["start_line"] + 2
+        assert moved.text == found.text
+
+        method = hit["symbol"].split(".")[-1]
+        path.write_text(path.read_text().replace(f"def {method}(", f"def {method}(extra_arg, "))
+        stale = ws.span(hit["id"])
+        assert stale.status == "stale" and "extra_arg" in stale.text
+
+        path.unlink()
+        assert ws.span(hit["id"]).status == "missing"
+        with pytest.raises(ValueError):
+            ws.span("not-an-id")
+        with pytest.raises(OutsideWorkspace):
+            ws.span("../outside.py:1-2#0123456789")
+
+
+def test_unsaved_buffer_is_searchable_and_served_by_span(polyglot: Path):
+    with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:
+        ws.index()
+        text = (polyglot / "inventory.py").read_text() + "\n\ndef unsaved_buffer_helper():\n    return 42\n"
+        ws.update_file("inventory.py", text=text)
+        hit = ws.search("unsaved_buffer_helper")["results"][0]
+        assert hit["symbol"] == "unsaved_buffer_helper"
+        assert ws.span(hit["id"]).status == "current"  # served from the buffer, not the disk
+        with pytest.raises(OutsideWorkspace):
+            ws.update_file(polyglot.parent / "elsewhere.py", text="x = 1")
+
+
+def test_model_that_cannot_load_leaves_a_working_lexical_index(polyglot: Path):
+    with Workspace.open(polyglot, writer=True, overrides={"model": "/no/such/model"}) as ws:
+        report = ws.index()
+        assert report.model_error and "/no/such/model" in report.model_error
+        result = ws.search("cart total")
+        assert result["results"] and result["index"]["mode"] == "lexical"
+        assert "/no/such/model" in result["index"]["note"]
+
+
+def test_changing_the_model_re_embeds_with_a_message(polyglot: Path):
+    from spyglass.engine.embedding import bundled_model_dir
+
+    with Workspace.open(polyglot, writer=True) as ws:
+        ws.index()
+    with Workspace.open(polyglot, writer=True, overrides={"model": str(bundled_model_dir())}) as ws:
+        report = ws.index()
+        assert report.model_reset and "re-embedding" in report.model_reset
+        assert report.texts_embedded > 0 and ws.freshness()["embedded_fraction"] == 1.0
+
+
+def test_missing_future_and_corrupt_indexes(polyglot: Path):
+    with pytest.raises(IndexMissing, match="spyglass index"):
+        Workspace.open(polyglot)
+    with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:
+        ws.index()
+        db = ws.db_path
+    store = Store(db)
+    store.con.execute("INSERT INTO schema_migrations VALUES(?, 0)", (SCHEMA_VERSION + 1,))
+    store.close()
+    with pytest.raises(IndexFromFuture):
+        Workspace.open(polyglot, writer=True)
+    Workspace.open(polyglot, writer=True, rebuild=True, overrides=LEXICAL).close()  # --rebuild recovers
+
+    for suffix in ("-wal", "-shm"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    db.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(IndexCorrupt, match="--rebuild"):
+        Workspace.open(polyglot)
+    with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:  # a writer moves it aside
+        assert any("damaged" in w for w in ws.warnings)
+        assert ws.index().parsed >= 16
+    assert list(db.parent.glob("index.db.corrupt-*"))
+
+
+def test_index_folder_ignores_itself_and_db_can_live_elsewhere(polyglot: Path, tmp_path: Path):
+    with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:
+        ws.index()
+    assert (polyglot / ".spyglass" / ".gitignore").read_text() == "*\n"
+    artifact = tmp_path / "artifacts" / "index.db"
+    with Workspace.open(polyglot, db=artifact, writer=True, overrides=LEXICAL) as ws:
+        assert ws.index().parsed >= 16
+    with Workspace.open(polyglot, db=artifact) as ws:
+        assert ws.search("cart")["results"]

@@ -1,0 +1,31 @@
+"""The repository's own hygiene: lint, format, and no stray stdout writes in server code."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _ruff(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ruff", *args], cwd=REPO, capture_output=True, text=True)
+
+
+def test_ruff_lint_is_clean():
+    proc = _ruff("check", "server", "tests", "bench")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_ruff_format_is_clean():
+    proc = _ruff("format", "--check", "server", "tests", "bench")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_engine_never_writes_to_stdout_and_imports_no_protocol():
+    # stdout carries JSON-RPC for the LSP and MCP front ends: the engine must not touch it
+    for path in (REPO / "server" / "spyglass" / "engine").rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"^\s*print\(", text, re.M), f"print() in {path}"
+        assert "sys.stdout" not in text, f"sys.stdout in {path}"
+        assert not re.search(r"^\s*(from|import) (pygls|lsprotocol|mcp)\b", text, re.M), f"protocol import in {path}"
