@@ -166,7 +166,7 @@ def test_cancelled_run_leaves_a_valid_index_that_the_next_run_completes(polyglot
 def test_span_lookup_current_moved_stale_missing(polyglot: Path):
     with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:
         ws.index()
-        hit = next(r for r in ws.search("restock", k=20)["results"] if r["kind"] == "method")
+        hit = next(r for r in ws.search("in_stock", k=20)["results"] if r["symbol"] == "Item.in_stock")
         found = ws.span(hit["id"])
         assert found.status == "current" and found.current_id == hit["id"]
         lines = (polyglot / hit["path"]).read_text().splitlines()

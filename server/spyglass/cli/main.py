@@ -113,10 +113,7 @@ def cmd_index(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGINT, previous)
         ws.close()
     if args.json:
-        data = asdict(report)
-        data.pop("changed_paths")
-        data.pop("deleted_paths")
-        render.emit_json({"root": str(root), "report": data, "index": status})
+        render.emit_json({"root": str(root), "report": report.summary(), "index": status})
     else:
         render.index_summary(root, report, status)
     if report.cancelled:

@@ -95,7 +95,7 @@ class Embedder:
                     if not Path(self._source).exists()
                     else "check that the directory holds a complete sentence-transformers model"
                 )
-                raise ModelLoadError(f"cannot load embedding model {self.name!r}: {e}. {hint}") from e
+                raise ModelLoadError(f"cannot load embedding model {self.name!r}: {str(e).rstrip('.')}; {hint}") from e
             model.max_seq_length = min(self.max_tokens, model.max_seq_length or self.max_tokens)
             self._model = model
             log.info("embedding model %s loaded", self.model_id)

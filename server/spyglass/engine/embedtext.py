@@ -9,12 +9,17 @@ from __future__ import annotations
 from .spans import text_hash
 
 RECIPE = "v1"
+PATH_NAMED_KINDS = frozenset({"module", "window"})
 CHARS_PER_TOKEN = 5  # generous: code averages ~3-4 characters per MiniLM token; the tokenizer cuts the rest
 
 
 def embed_text(kind: str, qualname: str, signature: str, doc: str, text: str, max_tokens: int) -> str:
-    """``<kind> <qualname>``, the doc if the code does not already hold it, then the code, cut to size."""
-    head = f"{kind} {qualname}".strip()
+    """``<kind> <qualname>``, the doc if the code does not already hold it, then the code, cut to size.
+
+    Module and window spans are named after their file, so they get no name here: renaming the file must
+    not change what is embedded.
+    """
+    head = kind if kind in PATH_NAMED_KINDS else f"{kind} {qualname}".strip()
     parts = [head]
     if doc and doc[:40] not in text:
         parts.append(doc)

@@ -15,7 +15,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from .discovery import FileEntry, check_path, discover, looks_binary
@@ -59,6 +59,13 @@ class IndexReport:
     seconds: dict[str, float] = field(default_factory=dict)
     changed_paths: list[str] = field(default_factory=list)
     deleted_paths: list[str] = field(default_factory=list)
+
+    def summary(self) -> dict:
+        """The counts as plain JSON-ready data (without the path lists)."""
+        data = {f.name: getattr(self, f.name) for f in fields(self) if not f.name.endswith("_paths")}
+        data["skipped"] = dict(self.skipped)
+        data["seconds"] = {k: round(v, 3) for k, v in self.seconds.items()}
+        return data
 
 
 def content_hash(data: bytes) -> str:
@@ -235,8 +242,10 @@ class Indexer:
             dims = self.embedder.dims
         except ModelLoadError as e:
             report.model_error = str(e)
+            self.store.set_meta("model_error", str(e))
             log.error("%s", e)
             return
+        self.store.set_meta("model_error", "")
         if self.store.ensure_vector_table(self.embedder.model_id, dims):
             report.model_reset = f"embedding model changed to {self.embedder.model_id}: re-embedding every span"
             log.warning("%s", report.model_reset)

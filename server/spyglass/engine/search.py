@@ -97,7 +97,8 @@ class Searcher:
         if self.embedder is None:
             return None, "embeddings are off"
         if not self.store.has_vectors() or self.store.counts()["embedded"] == 0:
-            return None, "no span is embedded yet"
+            why = self.store.get_meta("model_error")
+            return None, f"no span is embedded yet ({why})" if why else "no span is embedded yet"
         if self.store.get_meta("model_id") != self.embedder.model_id:
             return None, f"the index was embedded with {self.store.get_meta('model_id')}, not {self.embedder.model_id}"
         try:
