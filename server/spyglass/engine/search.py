@@ -96,7 +96,7 @@ class Searcher:
     def _query_vector(self, q: ParsedQuery) -> tuple[np.ndarray | None, str | None]:
         if self.embedder is None:
             return None, "embeddings are off"
-        if not self.store.has_vectors() or self.store.counts()["embedded"] == 0:
+        if not self.store.has_vectors() or self.store.get_meta("model_id") is None:
             why = self.store.get_meta("model_error")
             return None, f"no span is embedded yet ({why})" if why else "no span is embedded yet"
         if self.store.get_meta("model_id") != self.embedder.model_id:

@@ -437,17 +437,19 @@ class Store:
         return [StoredSpan(*r) for r in rows]
 
     def counts(self) -> dict[str, int]:
+        """Files, spans and embedded spans; cheap (index-only counts), called on every search."""
         c = self.con
         files = c.execute("SELECT COUNT(*) FROM files WHERE skip_reason IS NULL").fetchone()[0]
-        spans, embedded = c.execute("SELECT COUNT(*), COALESCE(SUM(embedded), 0) FROM spans").fetchone()
-        errors = c.execute("SELECT COUNT(*) FROM files WHERE parse_errors > 0").fetchone()[0]
-        cached = c.execute("SELECT COUNT(*) FROM embedding_cache").fetchone()[0]
+        spans = c.execute("SELECT COUNT(*) FROM spans").fetchone()[0]
+        pending = c.execute("SELECT COUNT(*) FROM spans WHERE embedded = 0").fetchone()[0]
+        return {"files": files, "spans": spans, "embedded": spans - pending}
+
+    def detail_counts(self) -> dict[str, int]:
+        """Slower figures for status reports."""
+        c = self.con
         return {
-            "files": files,
-            "spans": spans,
-            "embedded": embedded,
-            "files_with_syntax_errors": errors,
-            "cached_vectors": cached,
+            "files_with_syntax_errors": c.execute("SELECT COUNT(*) FROM files WHERE parse_errors > 0").fetchone()[0],
+            "cached_vectors": c.execute("SELECT COUNT(*) FROM embedding_cache").fetchone()[0],
         }
 
     def skipped_counts(self) -> dict[str, int]:

@@ -269,7 +269,7 @@ class Workspace:
     def status(self, check_disk: bool = True) -> dict:
         """Coverage and freshness, including (with ``check_disk``) files changed since the last sync."""
         info = self.freshness()
-        counts = self.store.counts()
+        counts = self.store.detail_counts()
         skipped = json.loads(self.store.get_meta("skipped_by_rules", "{}") or "{}")
         for reason, n in self.store.skipped_counts().items():
             skipped[reason] = skipped.get(reason, 0) + n
