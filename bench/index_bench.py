@@ -137,7 +137,7 @@ def cold_index(corpus: Path, work: Path, args) -> dict:
 
 
 def search_latency(root: Path, args) -> dict:
-    ws = Workspace.open(root)
+    ws = Workspace.open(root, memory_vectors=not args.sqlite_vec)
     ws.search("warm up the model")  # first call loads the model: not a warm figure
     times = []
     for _ in range(args.rounds):
@@ -146,6 +146,7 @@ def search_latency(root: Path, args) -> dict:
             ws.search(q, k=10)
             times.append(time.perf_counter() - t)
     out = {
+        "search_vectors": "sqlite-vec" if args.sqlite_vec else "in memory",
         "search_corpus": str(root),
         "search_spans": ws.freshness()["spans"],
         "search_queries": len(times),
@@ -165,6 +166,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--raw-sample", type=int, default=0, help="texts for the raw encode figure (0: all)")
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--sqlite-vec", action="store_true", help="search with sqlite-vec, not in memory")
     ap.add_argument("--skip-index", action="store_true", help="only the search figures")
     args = ap.parse_args()
     result: dict = {}

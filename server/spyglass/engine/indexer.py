@@ -275,4 +275,5 @@ class Indexer:
                 progress("embed", done, total)
         if total:
             self.store.prune_cache(CACHE_KEEP_UNUSED)
+            self.store.trim_vector_log()
         report.seconds["embed"] = time.perf_counter() - t0

@@ -73,5 +73,13 @@ def _m1_initial(con: apsw.Connection) -> None:
     )
 
 
-MIGRATIONS: list[Callable[[apsw.Connection], None]] = [_m1_initial]
+def _m2_vector_log(con: apsw.Connection) -> None:
+    # every vector added to or removed from span_vectors, in order (span = -1: all were dropped), so a
+    # long-running reader can keep an in-memory copy fresh by applying only what changed
+    con.execute(
+        "CREATE TABLE vector_log(seq INTEGER PRIMARY KEY AUTOINCREMENT, span INTEGER NOT NULL, added INTEGER NOT NULL)"
+    )
+
+
+MIGRATIONS: list[Callable[[apsw.Connection], None]] = [_m1_initial, _m2_vector_log]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -18,6 +18,7 @@ from .errors import ModelLoadError
 from .query import ParsedQuery, parse_query
 from .store import Store, StoredSpan
 from .textnorm import words
+from .vectors import VectorCache
 
 log = logging.getLogger(__name__)
 
@@ -89,9 +90,10 @@ def _snippet(text: str, terms: set[str], max_lines: int = SNIPPET_LINES) -> tupl
 
 
 class Searcher:
-    def __init__(self, store: Store, embedder: Embedder | None):
+    def __init__(self, store: Store, embedder: Embedder | None, vectors: VectorCache | None = None):
         self.store = store
         self.embedder = embedder
+        self.vectors = vectors  # an in-memory copy for warm processes; None: sqlite-vec's scan
 
     def _query_vector(self, q: ParsedQuery) -> tuple[np.ndarray | None, str | None]:
         if self.embedder is None:
@@ -120,7 +122,8 @@ class Searcher:
 
         vector, note = self._query_vector(q)
         if vector is not None:
-            for rowid, distance in self.store.knn(vector, pool):
+            nearest = self.vectors.knn(vector, pool) if self.vectors is not None else self.store.knn(vector, pool)
+            for rowid, distance in nearest:
                 signals.setdefault(rowid, {})["vector"] = max(0.0, 1.0 - float(distance))
         if q.terms:
             hits = self.store.fts(q.fts_match, pool, BM25_COLUMNS)

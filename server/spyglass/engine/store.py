@@ -297,7 +297,7 @@ class Store:
         for i in ids:
             con.execute("DELETE FROM spans_fts WHERE rowid=?", (i,))
             if has_vec:
-                con.execute("DELETE FROM span_vectors WHERE rowid=?", (i,))
+                self._remove_vector(con, i)
         con.execute("DELETE FROM spans WHERE file_id=(SELECT id FROM files WHERE path=?)", (path,))
 
     # -- vectors ---------------------------------------------------------------------------------
@@ -312,6 +312,7 @@ class Store:
         with self.atomic() as con:
             reset = current is not None and current != model_id
             con.execute("DROP TABLE IF EXISTS span_vectors")
+            con.execute("INSERT INTO vector_log(span, added) VALUES(-1, 0)")
             con.execute(
                 f"CREATE VIRTUAL TABLE span_vectors USING vec0(embedding float[{int(dims)}] distance_metric=cosine)"
             )
@@ -334,9 +335,49 @@ class Store:
             )
         )
         for rowid, vector in rows:
-            con.execute("INSERT INTO span_vectors(rowid, embedding) VALUES(?, ?)", (rowid, vector))
-            con.execute("UPDATE spans SET embedded=1 WHERE id=?", (rowid,))
+            self._add_vector(con, rowid, vector)
         return len(rows)
+
+    @staticmethod
+    def _add_vector(con: apsw.Connection, rowid: int, blob: bytes) -> None:
+        con.execute("INSERT INTO span_vectors(rowid, embedding) VALUES(?, ?)", (rowid, blob))
+        con.execute("UPDATE spans SET embedded=1 WHERE id=?", (rowid,))
+        con.execute("INSERT INTO vector_log(span, added) VALUES(?, 1)", (rowid,))
+
+    @staticmethod
+    def _remove_vector(con: apsw.Connection, rowid: int) -> None:
+        con.execute("DELETE FROM span_vectors WHERE rowid=?", (rowid,))
+        con.execute("INSERT INTO vector_log(span, added) VALUES(?, 0)", (rowid,))
+
+    def vector_log_bounds(self) -> tuple[int, int]:
+        """(first, last) sequence numbers in the vector log; (0, 0) when it is empty."""
+        return self.con.execute("SELECT COALESCE(MIN(seq), 0), COALESCE(MAX(seq), 0) FROM vector_log").fetchone()
+
+    def vector_changes(self, after: int) -> list[tuple[int, int]]:
+        """[(span rowid, added)] logged after ``after``, oldest first; span -1 means all were dropped."""
+        return self.con.execute("SELECT span, added FROM vector_log WHERE seq > ? ORDER BY seq", (after,)).fetchall()
+
+    def vectors(self, rowids: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(rowids, matrix) of the live vectors, all of them or those of ``rowids``."""
+        if not self.has_vectors():
+            return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
+        if rowids is None:
+            rows = self.con.execute("SELECT rowid, embedding FROM span_vectors").fetchall()
+        else:
+            rows = []
+            ids = list(rowids)
+            for i in range(0, len(ids), 500):
+                chunk = ids[i : i + 500]
+                marks = ",".join("?" * len(chunk))
+                rows += self.con.execute(f"SELECT rowid, embedding FROM span_vectors WHERE rowid IN ({marks})", chunk)
+        dims = int(self.get_meta("model_dims", "0") or 0)
+        ids_arr = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), dims)
+        return ids_arr, mat
+
+    def trim_vector_log(self, keep: int = 200_000) -> None:
+        """Forget old log entries; readers that fell further behind simply reload everything."""
+        self.con.execute("DELETE FROM vector_log WHERE seq <= (SELECT MAX(seq) FROM vector_log) - ?", (keep,))
 
     def pending_embeddings(self, limit: int | None = None) -> list[PendingEmbedding]:
         """One entry per distinct text still to embed (spans sharing a text share a vector)."""
@@ -366,8 +407,7 @@ class Store:
                     r[0] for r in con.execute("SELECT id FROM spans WHERE embed_hash=? AND embedded=0", (embed_hash,))
                 ]
                 for rowid in ids:
-                    con.execute("INSERT INTO span_vectors(rowid, embedding) VALUES(?, ?)", (rowid, blob))
-                    con.execute("UPDATE spans SET embedded=1 WHERE id=?", (rowid,))
+                    self._add_vector(con, rowid, blob)
                 attached += len(ids)
         return attached
 

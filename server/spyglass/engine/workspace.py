@@ -26,6 +26,7 @@ from .search import Searcher, SearchFilters
 from .settings import Settings, load_settings
 from .spans import parse_span_id
 from .store import Store
+from .vectors import VectorCache
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +64,15 @@ def _remove_db(path: Path) -> None:
 
 
 class Workspace:
-    def __init__(self, root: Path, settings: Settings, db_path: Path, store: Store, warnings: list[str]):
+    def __init__(
+        self,
+        root: Path,
+        settings: Settings,
+        db_path: Path,
+        store: Store,
+        warnings: list[str],
+        memory_vectors: bool = False,
+    ):
         self.root = root
         self.settings = settings
         self.db_path = db_path
@@ -80,6 +89,7 @@ class Workspace:
             else None
         )
         self.lock = WriterLock(db_path.parent / "writer.lock")
+        self.vector_cache = VectorCache(store) if memory_vectors else None
         self.buffers: dict[str, str] = {}  # unsaved editor text by path, newer than the disk
 
     # -- opening ---------------------------------------------------------------------------------
@@ -92,9 +102,11 @@ class Workspace:
         overrides: dict[str, Any] | None = None,
         writer: bool = False,
         rebuild: bool = False,
+        memory_vectors: bool = False,
     ) -> Workspace:
         """Open the index of ``root``: read-only, or as a ``writer`` (which creates it if missing, migrates
-        it, and moves a corrupt one aside); ``rebuild`` throws the old index away first."""
+        it, and moves a corrupt one aside); ``rebuild`` throws the old index away first. Long-running
+        processes pass ``memory_vectors`` to search an in-memory copy of the vectors (faster when warm)."""
         root = Path(root).resolve()
         if not root.is_dir():
             raise FileNotFoundError(f"workspace root {root} is not a folder")
@@ -118,7 +130,7 @@ class Workspace:
             log.warning("%s", msg)
             warnings.append(msg)
             store = Store(db_path)
-        return cls(root, settings, db_path, store, warnings)
+        return cls(root, settings, db_path, store, warnings, memory_vectors)
 
     @staticmethod
     def default_db(root: Path, settings: Settings) -> Path:
@@ -189,7 +201,7 @@ class Workspace:
     ) -> dict:
         """Ranked spans for ``query`` plus the index's freshness, as plain data (the JSON contract)."""
         kwargs = {} if min_score is None else {"min_score": min_score}
-        outcome = Searcher(self.store, self.embedder).search(query, k=k, filters=filters, **kwargs)
+        outcome = Searcher(self.store, self.embedder, self.vector_cache).search(query, k=k, filters=filters, **kwargs)
         index = self.freshness()
         index["mode"] = outcome.mode
         if outcome.note:
