@@ -71,22 +71,20 @@ class SearchOutcome:
     note: str | None = None  # why the search fell back to lexical, if it did
 
 
-def _snippet(text: str, terms: set[str], max_lines: int = SNIPPET_LINES) -> tuple[str, int]:
-    """The ``max_lines`` consecutive lines with the most query terms (offset of the first one)."""
+def _snippet(text: str, terms: set[str], max_lines: int = SNIPPET_LINES) -> str:
+    """The ``max_lines`` consecutive lines with the most query terms, blank edges trimmed."""
     lines = text.splitlines()
-    if len(lines) <= max_lines:
-        return "\n".join(lines), 0
-    hits = [sum(1 for w in words(line) if w in terms) for line in lines]
-    best, best_at = -1, 0
-    window = sum(hits[:max_lines])
-    for i in range(len(lines) - max_lines + 1):
-        if i:
-            window += hits[i + max_lines - 1] - hits[i - 1]
-        if window > best:
-            best, best_at = window, i
-    if best <= 0:
-        best_at = 0
-    return "\n".join(lines[best_at : best_at + max_lines]), best_at
+    if len(lines) > max_lines:
+        hits = [sum(1 for w in words(line) if w in terms) for line in lines]
+        best, best_at = 0, 0
+        window = sum(hits[:max_lines])
+        for i in range(len(lines) - max_lines + 1):
+            if i:
+                window += hits[i + max_lines - 1] - hits[i - 1]
+            if window > best:
+                best, best_at = window, i
+        lines = lines[best_at : best_at + max_lines]
+    return "\n".join(lines).strip("\n")
 
 
 class Searcher:
@@ -161,7 +159,6 @@ class Searcher:
             if per_file.get(span.path, 0) >= PER_FILE:
                 continue
             per_file[span.path] = per_file.get(span.path, 0) + 1
-            snippet, offset = _snippet(span.text, terms)
             matched = sorted({w for w in words(span.text + " " + span.qualname) if w in terms})[:12]
             why = {"signals": {k_: round(v, 4) for k_, v in sig.items()}, "terms": matched}
             out.append(
@@ -174,7 +171,7 @@ class Searcher:
                     symbol=span.qualname,
                     language=span.language,
                     score=round(score, 4),
-                    snippet=snippet,
+                    snippet=_snippet(span.text, terms),
                     why=why,
                 )
             )
