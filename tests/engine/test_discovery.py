@@ -8,12 +8,12 @@ import pytest
 
 from spyglass.engine import discovery
 from spyglass.engine.discovery import (
-    SKIP_REASONS,
     check_path,
     discover,
     is_secret_file,
     looks_binary,
 )
+from spyglass.engine.filerules import SKIP_REASONS
 from spyglass.engine.settings import Settings
 
 
