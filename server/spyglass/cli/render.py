@@ -18,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)
 
-PHASES = {"scan": "Scanning files", "parse": "Parsing", "embed": "Embedding"}
+PHASES = {"scan": "Scanning files", "parse": "Parsing", "model": "Loading model", "embed": "Embedding"}
 
 
 def emit_json(data: object) -> None:
@@ -52,6 +52,8 @@ def progress(enabled: bool = True) -> Iterator:
     tasks: dict[str, int] = {}
 
     def update(phase: str, done: int, total: int) -> None:
+        if phase == "embed" and "model" in tasks:
+            bars.update(tasks["model"], completed=1, total=1)
         if phase not in tasks:
             tasks[phase] = bars.add_task(PHASES.get(phase, phase), total=total or None)
         bars.update(tasks[phase], completed=done, total=total or None)

@@ -30,7 +30,7 @@ from .textnorm import path_words, subword_terms
 log = logging.getLogger(__name__)
 
 ProgressFn = Callable[[str, int, int], None]
-"""``progress(phase, done, total)``; phase is "scan", "parse" or "embed"."""
+"""``progress(phase, done, total)``; phase is "scan", "parse", "model" (loading it) or "embed"."""
 
 FILES_PER_TRANSACTION = 64
 BATCHES_PER_WRITE = 8  # vectors are written after this many model batches
@@ -109,6 +109,7 @@ class Indexer:
         found = discover(self.root, self.settings)
         report.skipped.update(found.skipped)
         report.seen = len(found.files)
+        progress("scan", report.seen, report.seen)
         known = self.store.file_states()
         report.seconds["scan"] = time.perf_counter() - t0
 
@@ -238,6 +239,8 @@ class Indexer:
         if self.embedder is None:
             return
         t0 = time.perf_counter()
+        if progress and not self.embedder.loaded and self.store.count_pending():
+            progress("model", 0, 1)
         try:
             dims = self.embedder.dims
         except ModelLoadError as e:
