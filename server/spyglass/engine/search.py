@@ -112,7 +112,9 @@ class Searcher:
         k: int = 10,
         filters: SearchFilters | None = None,
         min_score: float = MIN_SCORE,
+        cut: bool = True,
     ) -> SearchOutcome:
+        """Ranked spans. ``cut=False`` returns the whole ranking (no floor, no per-file limit): for evaluation."""
         filters = filters or SearchFilters()
         q = parse_query(query)
         pool = CANDIDATES * (5 if filters.active else 1)
@@ -154,9 +156,9 @@ class Searcher:
         per_file: dict[str, int] = {}
         out: list[SearchHit] = []
         for score, span, sig in scored:
-            if score < min_score or score < top * RELATIVE_FLOOR or len(out) >= k:
+            if len(out) >= k or (cut and (score < min_score or score < top * RELATIVE_FLOOR)):
                 break
-            if per_file.get(span.path, 0) >= PER_FILE:
+            if cut and per_file.get(span.path, 0) >= PER_FILE:
                 continue
             per_file[span.path] = per_file.get(span.path, 0) + 1
             matched = sorted({w for w in words(span.text + " " + span.qualname) if w in terms})[:12]

@@ -197,10 +197,17 @@ class Workspace:
 
     # -- reading ---------------------------------------------------------------------------------
     def search(
-        self, query: str, k: int = 10, filters: SearchFilters | None = None, min_score: float | None = None
+        self,
+        query: str,
+        k: int = 10,
+        filters: SearchFilters | None = None,
+        min_score: float | None = None,
+        cut: bool = True,
     ) -> dict:
-        """Ranked spans for ``query`` plus the index's freshness, as plain data (the JSON contract)."""
-        kwargs = {} if min_score is None else {"min_score": min_score}
+        """Ranked spans for ``query`` plus the index's freshness, as plain data (the JSON contract).
+
+        ``cut=False`` keeps the whole ranking (no confidence floor, no per-file limit), for evaluation."""
+        kwargs: dict[str, Any] = {"cut": cut} if min_score is None else {"min_score": min_score, "cut": cut}
         outcome = Searcher(self.store, self.embedder, self.vector_cache).search(query, k=k, filters=filters, **kwargs)
         index = self.freshness()
         index["mode"] = outcome.mode
