@@ -27,7 +27,7 @@ from ..engine.errors import (
 )
 from ..engine.search import SearchFilters
 from ..engine.workspace import Workspace, find_root
-from . import render
+from . import evaluate, render
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_NO_INDEX, EXIT_LOCKED = 0, 1, 2, 3, 4
 
@@ -77,6 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("status", help="what is indexed, what was skipped, how fresh it is")
     _add_common(p)
+
+    evaluate.add_parser(sub)
     return parser
 
 
@@ -161,12 +163,18 @@ class UsageError(Exception):
     pass
 
 
-COMMANDS = {"index": cmd_index, "search": cmd_search, "span": cmd_span, "status": cmd_status}
+COMMANDS = {
+    "index": cmd_index,
+    "search": cmd_search,
+    "span": cmd_span,
+    "status": cmd_status,
+    "eval": evaluate.cmd_eval,
+}
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    _setup_logging(args.verbose)
+    _setup_logging(getattr(args, "verbose", 0))
     try:
         return COMMANDS[args.command](args)
     except UsageError as e:

@@ -1,0 +1,81 @@
+"""``spyglass eval``: measure retrieval quality on queries with known answers (docs/quality.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ..evaluation.dataset import EvalQuery, from_swebench, load_queries
+from ..evaluation.report import PUBLISHED_LITE_274, compare, format_table, load_report, write_report
+from ..evaluation.runner import EvalConfig, run
+from . import render
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("eval", help="measure retrieval quality (Acc@k, MRR, nDCG) against a BM25 control")
+    actions = p.add_subparsers(dest="eval_command", required=True, metavar="ACTION")
+
+    r = actions.add_parser("run", help="index the corpora, run every query, print and save a report")
+    r.add_argument("queries", type=Path, help="JSONL of queries with gold locations (ours or SWE-bench's)")
+    r.add_argument("--work", type=Path, default=Path(".spyglass-eval"), help="where corpora are materialised")
+    r.add_argument("--corpus", type=Path, help="the folder for queries that name no repository")
+    r.add_argument("--mirrors", type=Path, help="folder of fetched git snapshots (<owner>+<name>/repo)")
+    r.add_argument("--repos", default="", help="comma-separated repositories to keep (SWE-bench: flask,sphinx)")
+    r.add_argument("--limit", type=int, default=0, help="at most this many queries")
+    r.add_argument("-k", type=int, default=50, help="spans retrieved per query (default 50)")
+    r.add_argument("--no-embed", action="store_true", help="lexical search only")
+    r.add_argument("--out", type=Path, help="write the JSON report here")
+    r.add_argument("--published", action="store_true", help="add the published Lite-274 rows to the table")
+
+    c = actions.add_parser("compare", help="what changed between two reports, per metric and per query")
+    c.add_argument("before", type=Path)
+    c.add_argument("after", type=Path)
+
+
+def _load(path: Path, repos: set[str] | None) -> list[EvalQuery]:
+    with path.open(encoding="utf-8") as f:
+        first = f.readline()
+    if "problem_statement" in first:  # the SWE-bench file
+        return from_swebench(path, repos=repos)
+    queries = load_queries(path)
+    return [q for q in queries if not repos or (q.repo or "").split("/")[-1] in repos or q.repo in repos]
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    if args.eval_command == "compare":
+        sys.stdout.write(compare(load_report(args.before), load_report(args.after)) + "\n")
+        return 0
+    repos = {r.strip() for r in args.repos.split(",") if r.strip()} or None
+    queries = _load(args.queries, repos)
+    if args.limit:
+        queries = queries[: args.limit]
+    if not queries:
+        render.error("no queries to run (check the file and --repos)")
+        return 2
+    config = EvalConfig(
+        work=args.work.resolve(),
+        corpus=args.corpus.resolve() if args.corpus else None,
+        mirrors=args.mirrors,
+        k=args.k,
+        overrides={"embed": False} if args.no_embed else {},
+    )
+
+    def progress(done: int, total: int, q: EvalQuery, scores: dict) -> None:
+        ours, control = scores["spyglass"], scores["bm25 control"]
+        render.err.print(
+            f"[{done}/{total}] {q.id}: first gold file at rank {ours.file_rank} (bm25 {control.file_rank})",
+            highlight=False,
+        )
+
+    report = run(queries, config, on_result=progress)
+    rows = dict(report["systems"])
+    if args.published:
+        rows.update({f"{name} (published)": row for name, row in PUBLISHED_LITE_274.items()})
+    sys.stdout.write(format_table(rows) + "\n")
+    timing = json.dumps(report["config"]["timing_seconds"])
+    sys.stdout.write(f"\n{len(queries)} queries; seconds: {timing}\n")
+    if args.out:
+        write_report(args.out, report)
+    return 0

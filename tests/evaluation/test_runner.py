@@ -1,0 +1,95 @@
+"""The evaluation end to end on a small real git repository, with the real model."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from spyglass.evaluation.dataset import EvalQuery, GoldItem, save_queries
+from spyglass.evaluation.runner import EvalConfig, run
+
+FILES_V1 = {
+    "shop/cart.py": "class Cart:\n    def total(self):\n        '''Sum of item prices.'''\n        return 0\n",
+    "shop/users.py": "def login(name, password):\n    '''Check a password.'''\n    return False\n",
+    "tests/test_cart.py": "def test_total():\n    assert True\n",
+}
+FILES_V2 = {
+    **FILES_V1,
+    "shop/tax.py": "def vat(amount, rate):\n    '''Value added tax on an amount.'''\n    return amount * rate\n",
+}
+
+
+def _git(repo: Path, *args: str) -> str:
+    cmd = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", *args]
+    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def _commit(repo: Path, files: dict[str, str]) -> str:
+    for rel, text in files.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text, encoding="utf-8")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "c")
+    return _git(repo, "rev-parse", "HEAD")
+
+
+def _queries(c1: str, c2: str) -> list[EvalQuery]:
+    return [
+        EvalQuery("q1", "the cart total is wrong", "acme/shop", c1, [GoldItem("shop/cart.py", "Cart.total")]),
+        EvalQuery("q2", "vat computes the value added tax wrong", "acme/shop", c2, [GoldItem("shop/tax.py", "vat")]),
+    ]
+
+
+def test_run_scores_ours_and_the_control_across_commits(tmp_path: Path):
+    mirrors = tmp_path / "mirrors"
+    repo = mirrors / "acme+shop" / "repo"
+    repo.mkdir(parents=True)
+    _git(repo, "init", "-q")
+    c1, c2 = _commit(repo, FILES_V1), _commit(repo, FILES_V2)
+    report = run(_queries(c1, c2), EvalConfig(work=tmp_path / "work", mirrors=mirrors))
+    ours, control = report["systems"]["spyglass"], report["systems"]["bm25 control"]
+    assert ours["instances"] == control["instances"] == 2
+    assert ours["file_acc@1"] == 100.0 and ours["function_acc@5"] == 100.0
+    assert control["file_acc@1"] == 100.0 and control["function_acc@5"] is None
+    assert report["config"]["texts_embedded"] > 0
+    assert report["instances"]["q2"]["spyglass"]["top_files"][0] == "shop/tax.py"
+
+
+def test_cli_run_and_compare(tmp_path: Path):
+    corpus = tmp_path / "corpus"
+    for rel, text in FILES_V2.items():
+        (corpus / rel).parent.mkdir(parents=True, exist_ok=True)
+        (corpus / rel).write_text(text, encoding="utf-8")
+    queries = tmp_path / "q.jsonl"
+    save_queries(queries, [EvalQuery("q", "value added tax", gold=[GoldItem("shop/tax.py", "vat")])])
+    for name in ("a.json", "b.json"):
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "spyglass",
+                "eval",
+                "run",
+                str(queries),
+                "--corpus",
+                str(corpus),
+                "--no-embed",
+                "--work",
+                str(tmp_path / "w"),
+                "--out",
+                str(tmp_path / name),
+                "--published",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert "| spyglass |" in proc.stdout and "bm25 control" in proc.stdout and "published" in proc.stdout
+    assert json.loads((tmp_path / "a.json").read_text())["systems"]["spyglass"]["file_acc@1"] == 100.0
+    out = subprocess.run(
+        [sys.executable, "-m", "spyglass", "eval", "compare", str(tmp_path / "a.json"), str(tmp_path / "b.json")],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "spyglass" in out
