@@ -239,7 +239,10 @@ class Indexer:
         if self.embedder is None:
             return
         t0 = time.perf_counter()
-        if progress and not self.embedder.loaded and self.store.count_pending():
+        up_to_date = self.store.get_meta("model_id") == self.embedder.model_id and self.store.has_vectors()
+        if up_to_date and not self.store.count_pending():
+            return  # nothing to embed: do not pay for loading the model
+        if progress and not self.embedder.loaded:
             progress("model", 0, 1)
         try:
             dims = self.embedder.dims

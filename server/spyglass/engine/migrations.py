@@ -81,5 +81,10 @@ def _m2_vector_log(con: apsw.Connection) -> None:
     )
 
 
-MIGRATIONS: list[Callable[[apsw.Connection], None]] = [_m1_initial, _m2_vector_log]
+def _m3_vocabulary(con: apsw.Connection) -> None:
+    # per-term document counts, so search can skip terms too common to tell spans apart
+    con.execute("CREATE VIRTUAL TABLE spans_vocab USING fts5vocab(spans_fts, 'row')")
+
+
+MIGRATIONS: list[Callable[[apsw.Connection], None]] = [_m1_initial, _m2_vector_log, _m3_vocabulary]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -28,6 +28,7 @@ BM25_COLUMNS = (4.0, 2.0, 1.5, 1.0, 0.7)  # name, path, doc, body, terms
 CANDIDATES = 100
 MIN_SCORE = 0.20
 RELATIVE_FLOOR = 0.45  # drop results scoring below this fraction of the best one
+COMMON_TERM_FRACTION = 0.5  # BM25's IDF is <= 0 for a term in over half the documents
 PER_FILE = 3
 SNIPPET_LINES = 8
 
@@ -106,6 +107,16 @@ class Searcher:
         except ModelLoadError as e:
             return None, str(e)
 
+    def _telling_terms(self, terms: list[str]) -> list[str]:
+        """Drop terms found in most spans ("def", "self"): BM25 gives them no weight, yet they cost the
+        most time, since FTS5 walks every span that has them."""
+        if not terms:
+            return terms
+        counts = self.store.term_counts(terms)
+        limit = COMMON_TERM_FRACTION * max(1, self.store.counts()["spans"])
+        kept = [t for t in terms if counts.get(t, 0) <= limit]
+        return kept or terms
+
     def search(
         self,
         query: str,
@@ -125,6 +136,7 @@ class Searcher:
             nearest = self.vectors.knn(vector, pool) if self.vectors is not None else self.store.knn(vector, pool)
             for rowid, distance in nearest:
                 signals.setdefault(rowid, {})["vector"] = max(0.0, 1.0 - float(distance))
+        q.terms = self._telling_terms(q.terms)
         if q.terms:
             hits = self.store.fts(q.fts_match, pool, BM25_COLUMNS)
             best = min((r for _, r in hits), default=0.0)

@@ -445,6 +445,13 @@ class Store:
             )
         )
 
+    def term_counts(self, terms: Sequence[str]) -> dict[str, int]:
+        """How many spans contain each term (terms absent from the index are left out)."""
+        if not terms:
+            return {}
+        marks = ",".join("?" * len(terms))
+        return dict(self.con.execute(f"SELECT term, doc FROM spans_vocab WHERE term IN ({marks})", list(terms)))
+
     def spans_by_rowid(self, rowids: Sequence[int]) -> dict[int, StoredSpan]:
         out: dict[int, StoredSpan] = {}
         ids = list(rowids)
