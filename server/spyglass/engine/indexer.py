@@ -178,8 +178,10 @@ class Indexer:
             report.skipped[reason] += 1
             return
         language, had_errors, records = span_records(path, data, self.settings)
+        text = data.decode("utf-8", "replace")
         reused = self.store.write_file(
             path,
+            file_fts=(path_words(path), text, subword_terms(text)),
             size=size,
             mtime_ns=mtime_ns,
             language=language,

@@ -86,5 +86,20 @@ def _m3_vocabulary(con: apsw.Connection) -> None:
     con.execute("CREATE VIRTUAL TABLE spans_vocab USING fts5vocab(spans_fts, 'row')")
 
 
-MIGRATIONS: list[Callable[[apsw.Connection], None]] = [_m1_initial, _m2_vector_log, _m3_vocabulary]
+def _m4_file_text(con: apsw.Connection) -> None:
+    # whole-file full text: long queries (a pasted issue) spread their words over a file, not one span
+    con.execute(
+        """
+        CREATE VIRTUAL TABLE files_fts USING fts5(
+            path, body, terms,
+            content='', contentless_delete=1,
+            tokenize="unicode61 remove_diacritics 2"
+        );
+        -- make the next run re-read every file to fill it; vectors come back from the cache
+        UPDATE files SET content_hash = NULL, mtime_ns = -1 WHERE skip_reason IS NULL;
+        """
+    )
+
+
+MIGRATIONS: list[Callable[[apsw.Connection], None]] = [_m1_initial, _m2_vector_log, _m3_vocabulary, _m4_file_text]
 SCHEMA_VERSION = len(MIGRATIONS)

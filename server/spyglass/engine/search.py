@@ -22,8 +22,9 @@ from .vectors import VectorCache
 
 log = logging.getLogger(__name__)
 
-WEIGHTS = {"vector": 0.55, "lexical": 0.30, "name": 0.15}
-LEXICAL_ONLY_WEIGHTS = {"vector": 0.0, "lexical": 0.70, "name": 0.30}
+WEIGHTS = {"vector": 0.45, "lexical": 0.25, "file": 0.15, "name": 0.15}
+LEXICAL_ONLY_WEIGHTS = {"vector": 0.0, "lexical": 0.45, "file": 0.30, "name": 0.25}
+FILE_HEADS = 20  # the best whole-file matches join the candidates through their module span
 BM25_COLUMNS = (4.0, 2.0, 1.5, 1.0, 0.7)  # name, path, doc, body, terms
 CANDIDATES = 100
 MIN_SCORE = 0.20
@@ -143,11 +144,20 @@ class Searcher:
             if best < 0:
                 for rowid, rank in hits:
                     signals.setdefault(rowid, {})["lexical"] = float(rank) / best
+        file_scores: dict[str, float] = {}
+        if q.terms:
+            files = self.store.file_fts(q.fts_match, pool)
+            best = min((r for _, r in files), default=0.0)
+            if best < 0:
+                file_scores = {path: float(rank) / best for path, rank in files}
         named = self.store.spans_by_name(q.identifiers, limit=pool) if q.identifiers else []
         wanted = {i.lower() for i in q.identifiers}
         for span in named:
             exact = span.qualname.lower() in wanted or span.name.lower() in wanted
             signals.setdefault(span.rowid, {})["name"] = 1.0 if exact else 0.5
+
+        for head in self.store.file_heads(list(file_scores)[:FILE_HEADS]):
+            signals.setdefault(head.rowid, {})
 
         weights = WEIGHTS if vector is not None else LEXICAL_ONLY_WEIGHTS
         spans = self.store.spans_by_rowid(list(signals))
@@ -156,6 +166,8 @@ class Searcher:
             span = spans.get(rowid)
             if span is None or not filters.accepts(span):
                 continue
+            if span.path in file_scores:
+                sig["file"] = file_scores[span.path]
             score = sum(weights[name] * value for name, value in sig.items())
             if q.paths and any(span.path.endswith(p) for p in q.paths):
                 score = min(1.0, score + 0.1)

@@ -238,8 +238,11 @@ class Store:
         content_hash: str,
         parse_errors: bool,
         records: Sequence[SpanRecord],
+        file_fts: tuple[str, str, str] = ("", "", ""),
     ) -> int:
-        """Replace a file's spans and full text; reuse cached vectors. Returns how many were reused."""
+        """Replace a file's spans and full text; reuse cached vectors. Returns how many were reused.
+
+        ``file_fts`` is the whole file's (path words, text, sub-word terms) for file-level BM25."""
         with self.atomic() as con:
             self._delete_spans_of(con, path)
             con.execute(
@@ -251,6 +254,7 @@ class Store:
                 (path, language, size, mtime_ns, content_hash, int(parse_errors), time.time()),
             )
             file_id = con.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()[0]
+            con.execute("INSERT INTO files_fts(rowid, path, body, terms) VALUES(?,?,?,?)", (file_id, *file_fts))
             for rec in records:
                 s = rec.span
                 con.execute(
@@ -288,6 +292,8 @@ class Store:
             con.execute("DELETE FROM files WHERE path=?", (path,))
 
     def _delete_spans_of(self, con: apsw.Connection, path: str) -> None:
+        """Remove a file's spans, their full text and vectors, and the file's own full text."""
+        con.execute("DELETE FROM files_fts WHERE rowid = (SELECT id FROM files WHERE path=?)", (path,))
         ids = [
             r[0] for r in con.execute("SELECT s.id FROM spans s JOIN files f ON f.id=s.file_id WHERE f.path=?", (path,))
         ]
@@ -444,6 +450,32 @@ class Store:
                 (match, int(limit)),
             )
         )
+
+    def file_fts(self, match: str, limit: int) -> list[tuple[str, float]]:
+        """(path, bm25) of whole files for an FTS5 MATCH expression; bm25 is negative, lower is better."""
+        return list(
+            self.con.execute(
+                "SELECT f.path, r FROM (SELECT rowid, bm25(files_fts, 2.0, 1.0, 0.5) AS r FROM files_fts "
+                "WHERE files_fts MATCH ? ORDER BY r LIMIT ?) JOIN files f ON f.id = rowid ORDER BY r",
+                (match, int(limit)),
+            )
+        )
+
+    def file_heads(self, paths: Sequence[str]) -> list[StoredSpan]:
+        """The outermost first span of each file (its module span or first window): a file's stand-in."""
+        if not paths:
+            return []
+        marks = ",".join("?" * len(paths))
+        rows = self.con.execute(
+            f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id WHERE f.path IN ({marks}) "
+            "AND s.start_line = 1 ORDER BY f.path, s.end_line DESC",
+            list(paths),
+        )
+        heads: dict[str, StoredSpan] = {}
+        for r in rows:
+            span = StoredSpan(*r)
+            heads.setdefault(span.path, span)
+        return list(heads.values())
 
     def term_counts(self, terms: Sequence[str]) -> dict[str, int]:
         """How many spans contain each term (terms absent from the index are left out)."""
