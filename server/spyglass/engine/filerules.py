@@ -35,6 +35,9 @@ Secret files (never indexed; names and extensions case-insensitive):
 
 from __future__ import annotations
 
+import fnmatch
+from pathlib import PurePosixPath
+
 # --------------------------------------------------------------------------------------------------
 # Skip reasons (the exact strings used as keys of Discovery.skipped and returned by check_path)
 
@@ -488,3 +491,24 @@ def default_reason(name: str, lname: str, is_dir: bool) -> str | None:
     if dot >= 0 and lname[dot + 1 :] in BINARY_EXTENSIONS:
         return BINARY
     return None
+
+
+# test files, by the path conventions of many languages (search prefers the code under test)
+TEST_DIR_NAMES = frozenset({"test", "tests", "testing", "__tests__", "spec"})
+TEST_FILE_PATTERNS = ("test_*", "*_test.*", "*_tests.*", "*_spec.*", "*.test.*", "*.spec.*", "conftest.py")
+
+
+def is_test_path(path: str) -> bool:
+    """Whether ``path`` (POSIX or native separators) looks like a test file in any common language.
+
+    A folder named ``test``, ``tests``, ``testing``, ``__tests__`` or ``spec`` anywhere on the path, or a
+    file named ``test_*``, ``*_test.*``, ``*_tests.*``, ``*_spec.*``, ``*.test.*``, ``*.spec.*`` or
+    ``conftest.py`` (case-insensitive).
+    """
+    parts = PurePosixPath(path.replace("\\", "/").lower()).parts
+    if not parts:
+        return False
+    if any(p in TEST_DIR_NAMES for p in parts[:-1]):
+        return True
+    name = parts[-1]
+    return any(fnmatch.fnmatchcase(name, pattern) for pattern in TEST_FILE_PATTERNS)

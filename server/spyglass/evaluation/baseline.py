@@ -14,16 +14,16 @@ cover the common conventions of those languages.
 
 from __future__ import annotations
 
-import fnmatch
 import logging
 import os
 import re
 import time
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import apsw
 
+from spyglass.engine.filerules import is_test_path
 from spyglass.engine.languages import has_grammar, language_for_path
 
 log = logging.getLogger(__name__)
@@ -46,8 +46,6 @@ MAX_QUERY_TERMS = 64
 # Languages that have a grammar but are documentation rather than source code.
 PROSE_LANGUAGES = frozenset({"markdown"})
 
-TEST_DIR_NAMES = frozenset({"test", "tests", "testing", "__tests__", "spec"})
-TEST_FILE_PATTERNS = ("test_*", "*_test.*", "*_tests.*", "*_spec.*", "*.test.*", "*.spec.*", "conftest.py")
 
 # Very common English words: they match nearly every file and only add noise (and time) to the query.
 STOPWORDS = frozenset(
@@ -67,22 +65,6 @@ STOPWORDS = frozenset(
 # unicode61's token characters are letters, digits and private-use characters; everything else
 # (underscore and punctuation included) separates tokens. [^\W_] is letters and digits.
 _WORD_RE = re.compile(r"[^\W_]+")
-
-
-def is_test_path(path: str) -> bool:
-    """Whether ``path`` (POSIX or native separators) looks like a test file in any common language.
-
-    A folder named ``test``, ``tests``, ``testing``, ``__tests__`` or ``spec`` anywhere on the path, or a
-    file named ``test_*``, ``*_test.*``, ``*_tests.*``, ``*_spec.*``, ``*.test.*``, ``*.spec.*`` or
-    ``conftest.py`` (case-insensitive).
-    """
-    parts = PurePosixPath(path.replace("\\", "/").lower()).parts
-    if not parts:
-        return False
-    if any(p in TEST_DIR_NAMES for p in parts[:-1]):
-        return True
-    name = parts[-1]
-    return any(fnmatch.fnmatchcase(name, pattern) for pattern in TEST_FILE_PATTERNS)
 
 
 def is_source_path(path: str) -> bool:

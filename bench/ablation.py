@@ -1,0 +1,58 @@
+"""Run `spyglass eval` under several search configurations, for docs/quality.md (a benchmark, not a test).
+
+    python bench/ablation.py QUERIES.jsonl --repos flask,... --work DIR [--only NAME ...]
+
+Each configuration patches the fusion constants of ``spyglass.engine.search`` for its run only; the
+corpora and index in DIR are shared, so after the first run nothing is embedded again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from spyglass.engine import search
+from spyglass.evaluation.dataset import from_swebench
+from spyglass.evaluation.report import format_table, write_report
+from spyglass.evaluation.runner import EvalConfig, run
+
+BASE = {"WEIGHTS": dict(search.WEIGHTS), "TEST_PRIOR": search.TEST_PRIOR, "FILE_HEADS": search.FILE_HEADS}
+CONFIGS = {
+    "current": {},
+    "no file signal": {"WEIGHTS": {"vector": 0.55, "lexical": 0.30, "file": 0.0, "name": 0.15}, "FILE_HEADS": 0},
+    "no test prior": {"TEST_PRIOR": 1.0},
+    "vectors only": {"WEIGHTS": {"vector": 1.0, "lexical": 0.0, "file": 0.0, "name": 0.0}, "FILE_HEADS": 0},
+    "lexical only": {"WEIGHTS": {"vector": 0.0, "lexical": 1.0, "file": 0.0, "name": 0.0}, "FILE_HEADS": 0},
+    "file signal only": {"WEIGHTS": {"vector": 0.0, "lexical": 0.0, "file": 1.0, "name": 0.0}},
+}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("queries", type=Path)
+    ap.add_argument("--repos", default="")
+    ap.add_argument("--work", type=Path, required=True)
+    ap.add_argument("--only", action="append", default=[])
+    ap.add_argument("--out", type=Path, help="folder for one JSON report per configuration")
+    args = ap.parse_args()
+    repos = {r for r in args.repos.split(",") if r} or None
+    queries = from_swebench(args.queries, repos=repos)
+    rows = {}
+    for name, patch in CONFIGS.items():
+        if args.only and name not in args.only:
+            continue
+        for key, value in {**BASE, **patch}.items():
+            setattr(search, key, value)
+        report = run(queries, EvalConfig(work=args.work.resolve()))
+        rows[name] = report["systems"]["spyglass"]
+        rows.setdefault("bm25 control", report["systems"]["bm25 control"])
+        if args.out:
+            args.out.mkdir(parents=True, exist_ok=True)
+            write_report(args.out / f"{name.replace(' ', '_')}.json", report)
+        print(json.dumps({name: rows[name]}), flush=True)
+    print(format_table(rows))
+
+
+if __name__ == "__main__":
+    main()
