@@ -17,14 +17,40 @@ from spyglass.evaluation.dataset import from_swebench
 from spyglass.evaluation.report import format_table, write_report
 from spyglass.evaluation.runner import EvalConfig, run
 
-BASE = {"WEIGHTS": dict(search.WEIGHTS), "TEST_PRIOR": search.TEST_PRIOR, "FILE_HEADS": search.FILE_HEADS}
+BASE = {
+    "WEIGHTS": dict(search.WEIGHTS),
+    "LEXICAL_ONLY_WEIGHTS": dict(search.LEXICAL_ONLY_WEIGHTS),
+    "TEST_PRIOR": search.TEST_PRIOR,
+    "FILE_HEADS": search.FILE_HEADS,
+    "PROSE_PRIOR": search.PROSE_PRIOR,
+}
 CONFIGS = {
     "current": {},
-    "no file signal": {"WEIGHTS": {"vector": 0.55, "lexical": 0.30, "file": 0.0, "name": 0.15}, "FILE_HEADS": 0},
+    "no file signal": {
+        "WEIGHTS": {"vector": 0.55, "lexical": 0.30, "file": 0.0, "name": 0.15},
+        "LEXICAL_ONLY_WEIGHTS": {"vector": 0.0, "lexical": 0.70, "file": 0.0, "name": 0.30},
+        "FILE_HEADS": 0,
+    },
     "no test prior": {"TEST_PRIOR": 1.0},
+    "prose prior 0.7": {"PROSE_PRIOR": 0.7},
+    "prose 0.7, tests 0.7": {"PROSE_PRIOR": 0.7, "TEST_PRIOR": 0.7},
+    "prose 0.7, tests 0.7, no file signal": {
+        "PROSE_PRIOR": 0.7,
+        "TEST_PRIOR": 0.7,
+        "WEIGHTS": {"vector": 0.55, "lexical": 0.30, "file": 0.0, "name": 0.15},
+        "LEXICAL_ONLY_WEIGHTS": {"vector": 0.0, "lexical": 0.70, "file": 0.0, "name": 0.30},
+        "FILE_HEADS": 0,
+    },
     "vectors only": {"WEIGHTS": {"vector": 1.0, "lexical": 0.0, "file": 0.0, "name": 0.0}, "FILE_HEADS": 0},
     "lexical only": {"WEIGHTS": {"vector": 0.0, "lexical": 1.0, "file": 0.0, "name": 0.0}, "FILE_HEADS": 0},
-    "file signal only": {"WEIGHTS": {"vector": 0.0, "lexical": 0.0, "file": 1.0, "name": 0.0}},
+    "file signal only": {
+        "WEIGHTS": {"vector": 0.0, "lexical": 0.0, "file": 1.0, "name": 0.0},
+        "LEXICAL_ONLY_WEIGHTS": {"vector": 0.0, "lexical": 0.0, "file": 1.0, "name": 0.0},
+    },
+    "file-heavy": {
+        "WEIGHTS": {"vector": 0.35, "lexical": 0.15, "file": 0.40, "name": 0.10},
+        "LEXICAL_ONLY_WEIGHTS": {"vector": 0.0, "lexical": 0.25, "file": 0.60, "name": 0.15},
+    },
 }
 
 
@@ -35,6 +61,7 @@ def main() -> None:
     ap.add_argument("--work", type=Path, required=True)
     ap.add_argument("--only", action="append", default=[])
     ap.add_argument("--out", type=Path, help="folder for one JSON report per configuration")
+    ap.add_argument("--no-embed", action="store_true", help="lexical signals only")
     args = ap.parse_args()
     repos = {r for r in args.repos.split(",") if r} or None
     queries = from_swebench(args.queries, repos=repos)
@@ -44,7 +71,8 @@ def main() -> None:
             continue
         for key, value in {**BASE, **patch}.items():
             setattr(search, key, value)
-        report = run(queries, EvalConfig(work=args.work.resolve()))
+        overrides = {"embed": False} if args.no_embed else {}
+        report = run(queries, EvalConfig(work=args.work.resolve(), overrides=overrides))
         rows[name] = report["systems"]["spyglass"]
         rows.setdefault("bm25 control", report["systems"]["bm25 control"])
         if args.out:

@@ -330,6 +330,14 @@ def has_grammar(language: str | None) -> bool:
     return language in GRAMMARS
 
 
+PROSE_LANGUAGES = frozenset({"markdown"})  # parsed (sections), but text for people rather than code
+
+
+def is_code(language: str | None) -> bool:
+    """A programming language we parse: not prose, config, data or an unknown text type."""
+    return has_grammar(language) and language not in PROSE_LANGUAGES
+
+
 _cache: dict[str, tuple[Language, Query] | None] = {}
 _lock = threading.Lock()
 

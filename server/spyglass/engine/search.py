@@ -16,6 +16,7 @@ import numpy as np
 from .embedding import Embedder
 from .errors import ModelLoadError
 from .filerules import is_test_path
+from .languages import is_code
 from .query import ParsedQuery, parse_query
 from .store import Store, StoredSpan
 from .textnorm import words
@@ -26,7 +27,8 @@ log = logging.getLogger(__name__)
 WEIGHTS = {"vector": 0.45, "lexical": 0.25, "file": 0.15, "name": 0.15}
 LEXICAL_ONLY_WEIGHTS = {"vector": 0.0, "lexical": 0.45, "file": 0.30, "name": 0.25}
 FILE_HEADS = 20  # the best whole-file matches join the candidates through their module span
-TEST_PRIOR = 0.85  # tests rank below the code they test, all else equal (path conventions, any language)
+TEST_PRIOR = 0.7  # tests rank below the code they test, all else equal (path conventions, any language)
+PROSE_PRIOR = 0.7  # docs, config and other text rank below code, all else equal
 BM25_COLUMNS = (4.0, 2.0, 1.5, 1.0, 0.7)  # name, path, doc, body, terms
 CANDIDATES = 100
 MIN_SCORE = 0.20
@@ -173,6 +175,8 @@ class Searcher:
             score = sum(weights[name] * value for name, value in sig.items())
             if is_test_path(span.path):
                 score *= TEST_PRIOR
+            if not is_code(span.language):
+                score *= PROSE_PRIOR
             if q.paths and any(span.path.endswith(p) for p in q.paths):
                 score = min(1.0, score + 0.1)
                 sig["path"] = 1.0

@@ -24,7 +24,7 @@ from pathlib import Path
 import apsw
 
 from spyglass.engine.filerules import is_test_path
-from spyglass.engine.languages import has_grammar, language_for_path
+from spyglass.engine.languages import is_code, language_for_path
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,6 @@ MAX_FILE_BYTES = 1_000_000  # larger files are left out of the control
 MAX_QUERY_TERMS = 64
 
 # Languages that have a grammar but are documentation rather than source code.
-PROSE_LANGUAGES = frozenset({"markdown"})
 
 
 # Very common English words: they match nearly every file and only add noise (and time) to the query.
@@ -70,7 +69,7 @@ _WORD_RE = re.compile(r"[^\W_]+")
 def is_source_path(path: str) -> bool:
     """Whether ``path``'s name marks it as source code: a language with a grammar that is not prose."""
     language = language_for_path(path)
-    return has_grammar(language) and language not in PROSE_LANGUAGES
+    return is_code(language)
 
 
 def control_files(files: list[str]) -> list[str]:
