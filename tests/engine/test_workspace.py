@@ -256,3 +256,20 @@ def test_index_folder_ignores_itself_and_db_can_live_elsewhere(polyglot: Path, t
         assert ws.index().parsed >= 16
     with Workspace.open(polyglot, db=artifact) as ws:
         assert ws.search("cart")["results"]
+
+
+def test_code_ranks_above_docs_and_tests_that_share_its_words(tmp_path: Path):
+    root = tmp_path / "ws"
+    (root / "src").mkdir(parents=True)
+    (root / "tests").mkdir()
+    words = "refund the invoice when the payment gateway rejects the card"
+    body = "".join(f"    total = total + line_{i}.amount\n" for i in range(3))
+    (root / "src" / "billing.py").write_text(f'def settle(doc):\n    """{words}."""\n    total = 0\n{body}')
+    (root / "tests" / "test_billing.py").write_text(f'def test_settle():\n    """{words}."""\n')
+    (root / "NOTES.txt").write_text(f"{words}\n")
+    (root / "README.md").write_text(f"# Billing\n\n{words}.\n")
+    with Workspace.open(root, writer=True, overrides=LEXICAL) as ws:
+        ws.index()
+        paths = _paths(ws.search(words, k=10, cut=False))
+        assert paths[0] == "src/billing.py"
+        assert set(paths) == {"src/billing.py", "tests/test_billing.py", "NOTES.txt", "README.md"}
