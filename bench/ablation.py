@@ -41,6 +41,8 @@ CONFIGS = {
         "LEXICAL_ONLY_WEIGHTS": {"vector": 0.0, "lexical": 0.70, "file": 0.0, "name": 0.30},
         "FILE_HEADS": 0,
     },
+    "vector weight 0.45": {"WEIGHTS": {"vector": 0.45, "lexical": 0.25, "file": 0.15, "name": 0.15}},
+    "vector weight 0.15": {"WEIGHTS": {"vector": 0.15, "lexical": 0.40, "file": 0.22, "name": 0.23}},
     "vectors only": {"WEIGHTS": {"vector": 1.0, "lexical": 0.0, "file": 0.0, "name": 0.0}, "FILE_HEADS": 0},
     "lexical only": {"WEIGHTS": {"vector": 0.0, "lexical": 1.0, "file": 0.0, "name": 0.0}, "FILE_HEADS": 0},
     "file signal only": {

@@ -24,7 +24,7 @@ from .vectors import VectorCache
 
 log = logging.getLogger(__name__)
 
-WEIGHTS = {"vector": 0.45, "lexical": 0.25, "file": 0.15, "name": 0.15}
+WEIGHTS = {"vector": 0.25, "lexical": 0.35, "file": 0.20, "name": 0.20}  # chosen by spyglass eval (docs/quality.md)
 LEXICAL_ONLY_WEIGHTS = {"vector": 0.0, "lexical": 0.45, "file": 0.30, "name": 0.25}
 FILE_HEADS = 20  # the best whole-file matches join the candidates through their module span
 TEST_PRIOR = 0.7  # tests rank below the code they test, all else equal (path conventions, any language)
