@@ -1,4 +1,5 @@
 import json
+import os
 from collections import Counter
 from pathlib import Path
 
@@ -15,9 +16,17 @@ from spyglass.evaluation.dataset import (
     save_queries,
 )
 
-BENCH = Path("/work/shared/bench/swebench")
+# the team's benchmark data lives beside the repository (../shared), as in CI; SPYGLASS_BENCH_DIR overrides
+BENCH = Path(os.environ.get("SPYGLASS_BENCH_DIR", Path(__file__).resolve().parents[2].parent / "shared" / "bench"))
+BENCH = BENCH / "swebench"
 LITE = BENCH / "swebench_lite_all_gold.jsonl"
-needs_lite = pytest.mark.skipif(not LITE.exists(), reason="SWE-bench Lite gold file not available")
+
+
+@pytest.fixture
+def lite() -> Path:
+    assert LITE.exists(), f"the SWE-bench Lite gold file is expected at {LITE} (set SPYGLASS_BENCH_DIR)"
+    return LITE
+
 
 SMALL_REPOS = {"flask", "requests", "pytest", "seaborn", "xarray", "pylint", "sphinx"}
 
@@ -163,12 +172,12 @@ def test_from_swebench_bad_rows(tmp_path):
         from_swebench(path)
 
 
-@needs_lite
+@pytest.mark.usefixtures("lite")
 def test_excluded_list_matches_the_bench_file():
     assert set(json.loads((BENCH / "locagent_excluded_26.json").read_text(encoding="utf-8"))) == LOCAGENT_EXCLUDED
 
 
-@needs_lite
+@pytest.mark.usefixtures("lite")
 def test_lite_counts():
     lite274 = from_swebench(LITE)
     assert len(lite274) == 274
@@ -192,7 +201,7 @@ def test_lite_counts():
     assert all(q.query and q.commit and q.gold for q in lite274)
 
 
-@needs_lite
+@pytest.mark.usefixtures("lite")
 @pytest.mark.parametrize(
     ("iid", "gold"),
     [
@@ -214,7 +223,7 @@ def test_lite_known_gold(iid, gold):
     assert q.meta["source"] == "swe-bench-lite"
 
 
-@needs_lite
+@pytest.mark.usefixtures("lite")
 def test_lite_round_trips_through_our_format(tmp_path):
     qs = from_swebench(LITE, repos=SMALL_REPOS)
     save_queries(tmp_path / "small.jsonl", qs)

@@ -23,7 +23,7 @@ Our format is JSON Lines, one query per line (blank lines are skipped)::
 Unknown keys are an error (they are usually typos), reported with the line number, as is every other
 malformed line.
 
-``from_swebench`` adapts the SWE-bench Lite gold file described in ``/work/shared/bench/README.md``.
+``from_swebench`` adapts the SWE-bench Lite gold file described in ``../shared/bench/README.md``.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ _GOLD_KEYS = {"path", "symbol"}
 
 # The 26 SWE-bench Lite instances LocAgent removes to form "Lite-274" (their patch edits no existing
 # function). Source: LocAgent, evaluation/eval_metric.py, ``filtered_instances`` (first 26 entries; the rest
-# of that list are Loc-Bench ids), identical to /work/shared/bench/swebench/locagent_excluded_26.json.
+# of that list are Loc-Bench ids), identical to ../shared/bench/swebench/locagent_excluded_26.json.
 LOCAGENT_EXCLUDED: frozenset[str] = frozenset(
     {
         "pytest-dev__pytest-5227",

@@ -23,7 +23,7 @@ from typing import Any
 
 from spyglass.evaluation.metrics import ACC_METRICS, METRICS, InstanceScore, aggregate
 
-# Published results on SWE-bench Lite-274 (percentages), as listed in /work/shared/bench/README.md:
+# Published results on SWE-bench Lite-274 (percentages), as listed in ../shared/bench/README.md:
 # SweRank (Reddy et al. 2025) Table 1 for the retrievers, LocAgent (Chen et al. 2025) for E5 and the agents.
 # Only file Acc@1/3/5, module Acc@5/10 and function Acc@5/10 were published; other metrics are None.
 
