@@ -230,43 +230,22 @@ def _parse(rel_path, data, lines: _Lines, settings, label, grammar) -> ParseResu
         module_doc = _leading_file_comment(root, data, lines, {d.node.start_byte for d in defs})
     emitter = _Emitter(lines, settings, label)
 
+    def emit_module(entries: list[tuple[int, str]], header: str | None) -> None:
+        emitter.emit(
+            "module", file_name, module_q, "", module_doc, None, 0, len(lines) - 1, 0, len(data), entries, header
+        )
+
     if not defs:
         n = len(lines)
         if n <= settings.max_span_lines:
-            emitter.emit(
-                "module",
-                file_name,
-                module_q,
-                "",
-                module_doc,
-                None,
-                0,
-                n - 1,
-                0,
-                len(data),
-                [(i, lines.text[i]) for i in range(n)],
-                None,
-            )
+            emit_module([(i, lines.text[i]) for i in range(n)], None)
         else:
             for sp in _windows(rel_path, lines, settings, label, "module"):
                 emitter.spans.append(_replace_names(sp, file_name, module_q, module_doc))
         return ParseResult(emitter.spans, label, root.has_error, True)
 
     first_line = next((t.strip() for t in lines.text if t.strip()), "")
-    emitter.emit(
-        "module",
-        file_name,
-        module_q,
-        "",
-        module_doc,
-        None,
-        0,
-        len(lines) - 1,
-        0,
-        len(data),
-        _render(lines, 0, len(lines) - 1, top, 0, len(data)),
-        first_line[:LONG_LINE],
-    )
+    emit_module(_render(lines, 0, len(lines) - 1, top, 0, len(data)), first_line[:LONG_LINE])
     stack = list(reversed(top))
     while stack:
         d = stack.pop()
