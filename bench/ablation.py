@@ -12,7 +12,7 @@ import argparse
 import json
 from pathlib import Path
 
-from spyglass.engine import search
+from spyglass.engine import query, search
 from spyglass.evaluation.dataset import from_swebench
 from spyglass.evaluation.report import format_table, write_report
 from spyglass.evaluation.runner import EvalConfig, run
@@ -23,7 +23,14 @@ BASE = {
     "TEST_PRIOR": search.TEST_PRIOR,
     "FILE_HEADS": search.FILE_HEADS,
     "PROSE_PRIOR": search.PROSE_PRIOR,
+    "QUERY_VECTORS": search.QUERY_VECTORS,
+    "MENTIONED_FILES": search.MENTIONED_FILES,
+    "FILE_CONTEXT": search.FILE_CONTEXT,
+    "FUSION": search.FUSION,
+    "RELATIVE_FLOOR": search.RELATIVE_FLOOR,
+    "USE_PHRASES": query.USE_PHRASES,
 }
+NO_PATH = {**search.WEIGHTS, "path": 0.0}
 CONFIGS = {
     "current": {},
     "no file signal": {
@@ -32,6 +39,14 @@ CONFIGS = {
         "FILE_HEADS": 0,
     },
     "no test prior": {"TEST_PRIOR": 1.0},
+    "no path signal": {"WEIGHTS": NO_PATH, "MENTIONED_FILES": 0},
+    "query vectors: max over chunks": {"QUERY_VECTORS": "max"},
+    "query vectors: mean of chunks": {"QUERY_VECTORS": "mean"},
+    "file context 0.3": {"FILE_CONTEXT": 0.3},
+    "file context 0.5": {"FILE_CONTEXT": 0.5},
+    "rrf fusion": {"FUSION": "rrf"},
+    "no identifier phrases": {"USE_PHRASES": False},
+    "prose prior 0.5": {"PROSE_PRIOR": 0.5},
     "prose prior 0.7": {"PROSE_PRIOR": 0.7},
     "prose 0.7, tests 0.7": {"PROSE_PRIOR": 0.7, "TEST_PRIOR": 0.7},
     "prose 0.7, tests 0.7, no file signal": {
@@ -72,7 +87,7 @@ def main() -> None:
         if args.only and name not in args.only:
             continue
         for key, value in {**BASE, **patch}.items():
-            setattr(search, key, value)
+            setattr(search if hasattr(search, key) else query, key, value)
         overrides = {"embed": False} if args.no_embed else {}
         report = run(queries, EvalConfig(work=args.work.resolve(), overrides=overrides))
         rows[name] = report["systems"]["spyglass"]

@@ -69,6 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--glob", action="append", default=[], help="only paths matching this glob (repeatable)")
     p.add_argument("--language", action="append", default=[], help="only this language (repeatable)")
     p.add_argument("--kind", action="append", default=[], help="only this span kind (repeatable)")
+    p.add_argument(
+        "--max-tokens", type=int, default=None, help="at most this many tokens (estimated) of results in all"
+    )
     p.add_argument("--model", default=None, help=argparse.SUPPRESS)
 
     p = sub.add_parser("span", help="print the current text of a span by its ID")
@@ -126,9 +129,11 @@ def cmd_index(args: argparse.Namespace) -> int:
 def cmd_search(args: argparse.Namespace) -> int:
     if args.k < 1:
         raise UsageError("-k must be at least 1")
+    if args.max_tokens is not None and args.max_tokens < 1:
+        raise UsageError("--max-tokens must be at least 1")
     filters = SearchFilters(globs=args.glob, languages=args.language, kinds=args.kind)
     with Workspace.open(_root(args), db=args.db, overrides=_overrides(args)) as ws:
-        result = ws.search(args.query, k=args.k, filters=filters, min_score=args.min_score)
+        result = ws.search(args.query, k=args.k, filters=filters, min_score=args.min_score, max_tokens=args.max_tokens)
     if args.json:
         render.emit_json(result)
     else:

@@ -78,7 +78,9 @@ def span_records(path: str, data: bytes, settings: Settings) -> tuple[str, bool,
     pwords = path_words(path)
     records = []
     for s in result.spans:
-        text = embed_text(s.kind, s.qualname, s.signature, s.doc, s.text, settings.embed_max_tokens)
+        text = embed_text(
+            s.kind, s.qualname, s.signature, s.doc, s.text, settings.embed_max_tokens, settings.embed_text
+        )
         names = f"{s.name} {s.qualname}"
         records.append(
             SpanRecord(
@@ -89,6 +91,10 @@ def span_records(path: str, data: bytes, settings: Settings) -> tuple[str, bool,
             )
         )
     return result.language, result.had_errors, records
+
+
+# settings that change the spans a file gives or the text embedded for them
+SPAN_SETTINGS = ("window_lines", "window_overlap", "max_span_lines", "embed_max_tokens", "embed_text")
 
 
 class Indexer:
@@ -106,6 +112,7 @@ class Indexer:
         progress = progress or (lambda *_: None)
         t0 = time.perf_counter()
         progress("scan", 0, 0)
+        self._check_span_settings()
         found = discover(self.root, self.settings)
         report.skipped.update(found.skipped)
         report.seen = len(found.files)
@@ -147,6 +154,18 @@ class Indexer:
             self.embed_pending(report, progress, cancel)
         report.seconds["total"] = time.perf_counter() - t0
         return report
+
+    def _check_span_settings(self) -> None:
+        """Settings that shape spans or their embedded text changed: every file must be parsed again."""
+        current = json.dumps({k: getattr(self.settings, k) for k in SPAN_SETTINGS}, sort_keys=True)
+        stored = self.store.get_meta("span_settings")
+        if stored == current:
+            return
+        with self.store.atomic():
+            if stored is not None:
+                log.info("span settings changed (%s -> %s): re-parsing every file", stored, current)
+                self.store.forget_contents()
+            self.store.set_meta("span_settings", current)
 
     def _index_entry(self, entry: FileEntry, report: IndexReport) -> None:
         try:
@@ -258,9 +277,10 @@ class Indexer:
             report.model_reset = f"embedding model changed to {self.embedder.model_id}: re-embedding every span"
             log.warning("%s", report.model_reset)
         pending = self.store.pending_embeddings()
-        max_tokens = self.settings.embed_max_tokens
+        max_tokens, recipe = self.settings.embed_max_tokens, self.settings.embed_text
         texts = [
-            (p.embed_hash, embed_text(p.kind, p.qualname, p.signature, p.doc, p.text, max_tokens)) for p in pending
+            (p.embed_hash, embed_text(p.kind, p.qualname, p.signature, p.doc, p.text, max_tokens, recipe))
+            for p in pending
         ]
         texts.sort(key=lambda item: len(item[1]))
         total = len(texts)

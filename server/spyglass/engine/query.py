@@ -20,8 +20,13 @@ STOPWORDS = frozenset(
 PATH_RE = re.compile(
     r"(?:[\w.-]+/)+[\w.-]+\.\w+|\b[\w-]+\.(?:py|js|jsx|ts|tsx|go|rs|java|c|h|cc|cpp|hpp|cs|rb|php|sh|md)\b"
 )
+# the function of a stack frame: Python's `File "x.py", line 3, in name`, `at name (file:1:2)` in
+# JavaScript, `at pkg.Class.name(File.java:12)` in Java and C#
+FRAME_RE = re.compile(r"""^\s*File "[^"]+", line \d+, in ([A-Za-z_]\w*)|^\s*at (?:async )?([\w$.<>]+) ?\(""", re.M)
 DOTTED_RE = re.compile(r"\b[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)+\b")
 MAX_TERMS = 48
+MAX_PHRASES = 16
+USE_PHRASES = True
 
 
 @dataclass
@@ -30,17 +35,23 @@ class ParsedQuery:
     terms: list[str] = field(default_factory=list)  # lower-case full-text terms, most telling first
     identifiers: list[str] = field(default_factory=list)  # names worth an exact symbol lookup
     paths: list[str] = field(default_factory=list)  # file paths or file names mentioned
+    phrases: list[str] = field(default_factory=list)  # multi-word identifiers as FTS phrases ("parse config")
 
     @property
     def fts_match(self) -> str:
-        """An FTS5 expression: any term may match; BM25 rewards documents that match more of them."""
-        return " OR ".join(f'"{t}"' for t in self.terms)
+        """An FTS5 expression: any term or identifier phrase may match; BM25 rewards documents that match
+        more of them, and a phrase (a whole ``snake_case`` name) is rarer, so worth more, than its words."""
+        return " OR ".join(f'"{t}"' for t in [*self.phrases, *self.terms])
 
 
 def parse_query(text: str) -> ParsedQuery:
     q = ParsedQuery(text=text)
-    q.paths = list(dict.fromkeys(m.group(0) for m in PATH_RE.finditer(text)))
+    q.paths = list(dict.fromkeys(m.group(0) for m in PATH_RE.finditer(text.replace("\\", "/"))))
     idents: dict[str, None] = {}
+    for m in FRAME_RE.finditer(text):
+        name = (m.group(1) or m.group(2)).split(".")[-1]
+        if name.isidentifier() and not name.startswith("<"):
+            idents.setdefault(name, None)
     for m in DOTTED_RE.finditer(text):
         if any(m.group(0) in p for p in q.paths):
             continue
@@ -68,4 +79,33 @@ def parse_query(text: str) -> ParsedQuery:
     for w, _ in sorted(counts.items(), key=lambda kv: -kv[1]):
         ranked.setdefault(w, None)
     q.terms = [t.replace('"', "") for t in ranked if t][:MAX_TERMS]
+    if USE_PHRASES:
+        phrases = (" ".join(w.lower() for w in words(i)) for i in q.identifiers if "_" in i or "." in i)
+        q.phrases = list(dict.fromkeys(p for p in phrases if " " in p))[:MAX_PHRASES]
     return q
+
+
+CHUNK_WORDS = 120  # ~ what all-MiniLM-L6-v2 reads of prose before its 256-token cut
+MAX_CHUNKS = 6
+
+
+def query_chunks(text: str, chunk_words: int = CHUNK_WORDS, max_chunks: int = MAX_CHUNKS) -> list[str]:
+    """The pieces of a long query to embed one by one: a small model reads only the start of a long
+    text, and a pasted issue puts its most telling words anywhere (title, traceback, expected output).
+
+    Paragraphs are packed in order into chunks of about ``chunk_words`` words; a short query is one chunk.
+    """
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", text) if p.strip()]
+    chunks: list[str] = []
+    current: list[str] = []
+    size = 0
+    for para in paragraphs:
+        n = len(para.split())
+        if current and size + n > chunk_words:
+            chunks.append("\n\n".join(current))
+            current, size = [], 0
+        current.append(para)
+        size += n
+    if current:
+        chunks.append("\n\n".join(current))
+    return chunks[:max_chunks] or [text]

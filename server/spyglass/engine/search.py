@@ -16,16 +16,21 @@ import numpy as np
 from .embedding import Embedder
 from .errors import ModelLoadError
 from .filerules import is_test_path
+from .fusion import fuse, prior
 from .languages import is_code
-from .query import ParsedQuery, parse_query
+from .query import ParsedQuery, parse_query, query_chunks
+from .shaping import best_lines, confident, diverse, fit_budget
 from .store import Store, StoredSpan
 from .textnorm import words
 from .vectors import VectorCache
 
 log = logging.getLogger(__name__)
 
-WEIGHTS = {"vector": 0.25, "lexical": 0.35, "file": 0.20, "name": 0.20}  # chosen by spyglass eval (docs/quality.md)
-LEXICAL_ONLY_WEIGHTS = {"vector": 0.0, "lexical": 0.45, "file": 0.30, "name": 0.25}
+# chosen by spyglass eval (docs/quality.md)
+WEIGHTS = {"vector": 0.25, "lexical": 0.35, "file": 0.20, "name": 0.20, "path": 0.20}
+LEXICAL_ONLY_WEIGHTS = {"vector": 0.0, "lexical": 0.45, "file": 0.30, "name": 0.25, "path": 0.20}
+QUERY_VECTORS = "whole"  # "whole": embed the query as one text; "max"/"mean": pool over its chunks
+MENTIONED_FILES = 20  # files named in the query (a traceback, a path) join the candidates
 FILE_HEADS = 20  # the best whole-file matches join the candidates through their module span
 TEST_PRIOR = 0.7  # tests rank below the code they test, all else equal (path conventions, any language)
 PROSE_PRIOR = 0.7  # docs, config and other text rank below code, all else equal
@@ -36,6 +41,9 @@ RELATIVE_FLOOR = 0.45  # drop results scoring below this fraction of the best on
 COMMON_TERM_FRACTION = 0.5  # BM25's IDF is <= 0 for a term in over half the documents
 PER_FILE = 3
 SNIPPET_LINES = 8
+FILE_CONTEXT = 0.0  # share of a span's score that comes from its file's best candidates (0: none)
+FILE_CONTEXT_SPANS = 3
+FUSION = "blend"  # or "rrf" (fusion.py; compared in docs/quality.md)
 
 
 @dataclass
@@ -75,22 +83,19 @@ class SearchOutcome:
     hits: list[SearchHit]
     mode: str  # "hybrid" or "lexical"
     note: str | None = None  # why the search fell back to lexical, if it did
+    truncated: bool = False  # results were left out or shortened to honour max_tokens
 
 
-def _snippet(text: str, terms: set[str], max_lines: int = SNIPPET_LINES) -> str:
-    """The ``max_lines`` consecutive lines with the most query terms, blank edges trimmed."""
-    lines = text.splitlines()
-    if len(lines) > max_lines:
-        hits = [sum(1 for w in words(line) if w in terms) for line in lines]
-        best, best_at = 0, 0
-        window = sum(hits[:max_lines])
-        for i in range(len(lines) - max_lines + 1):
-            if i:
-                window += hits[i + max_lines - 1] - hits[i - 1]
-            if window > best:
-                best, best_at = window, i
-        lines = lines[best_at : best_at + max_lines]
-    return "\n".join(lines).strip("\n")
+def _with_file_context(scored: list[tuple[float, StoredSpan]]) -> list[tuple[float, StoredSpan]]:
+    """Blend each span's score with the mean of its file's best ``FILE_CONTEXT_SPANS`` scores: evidence
+    spread over several spans of one file makes each of them more likely to matter."""
+    by_file: dict[str, list[float]] = {}
+    for score, span in scored:
+        by_file.setdefault(span.path, []).append(score)
+    context = {
+        path: sum(sorted(v, reverse=True)[:FILE_CONTEXT_SPANS]) / FILE_CONTEXT_SPANS for path, v in by_file.items()
+    }
+    return [((1 - FILE_CONTEXT) * score + FILE_CONTEXT * context[span.path], span) for score, span in scored]
 
 
 class Searcher:
@@ -100,6 +105,7 @@ class Searcher:
         self.vectors = vectors  # an in-memory copy for warm processes; None: sqlite-vec's scan
 
     def _query_vector(self, q: ParsedQuery) -> tuple[np.ndarray | None, str | None]:
+        """One query vector, or one per chunk of a long query (rows); None and why when there is none."""
         if self.embedder is None:
             return None, "embeddings are off"
         if not self.store.has_vectors() or self.store.get_meta("model_id") is None:
@@ -107,10 +113,44 @@ class Searcher:
             return None, f"no span is embedded yet ({why})" if why else "no span is embedded yet"
         if self.store.get_meta("model_id") != self.embedder.model_id:
             return None, f"the index was embedded with {self.store.get_meta('model_id')}, not {self.embedder.model_id}"
+        texts = [q.text] if QUERY_VECTORS == "whole" else query_chunks(q.text)
         try:
-            return self.embedder.encode([q.text])[0], None
+            vectors = self.embedder.encode(texts)
         except ModelLoadError as e:
             return None, str(e)
+        if QUERY_VECTORS == "mean" and len(vectors) > 1:
+            mean = vectors.mean(axis=0)
+            vectors = mean / (np.linalg.norm(mean) or 1.0)
+        return vectors, None
+
+    def _mentioned_files(self, paths: list[str]) -> dict[str, float]:
+        """Indexed files the query names, scored by how sure the match is.
+
+        A mention matches a file when their last components agree (a traceback's
+        ``/usr/lib/python3/site-packages/pkg/mod.py`` is the workspace's ``src/pkg/mod.py``); the file
+        name alone is a weaker match, and a match shared by several files is split between them.
+        """
+        mentions = [[c for c in p.split("/") if c not in ("", ".", "..")] for p in paths]
+        mentions = [m for m in mentions if m]
+        found = self.store.files_named([m[-1] for m in mentions])
+        scores: dict[str, float] = {}
+        for mention in mentions:
+            agree = {}
+            for path in found:
+                parts = path.split("/")
+                n = 0
+                while n < min(len(parts), len(mention)) and parts[-1 - n] == mention[-1 - n]:
+                    n += 1
+                if n:
+                    agree[path] = n
+            if not agree:
+                continue
+            best = max(agree.values())
+            winners = [p for p, n in agree.items() if n == best]
+            score = (1.0 if best >= 2 else 0.5) / len(winners)
+            for path in winners:
+                scores[path] = max(score, scores.get(path, 0.0))
+        return scores
 
     def _telling_terms(self, terms: list[str]) -> list[str]:
         """Drop terms found in most spans ("def", "self"): BM25 gives them no weight, yet they cost the
@@ -129,84 +169,89 @@ class Searcher:
         filters: SearchFilters | None = None,
         min_score: float = MIN_SCORE,
         cut: bool = True,
+        max_tokens: int | None = None,
     ) -> SearchOutcome:
-        """Ranked spans. ``cut=False`` returns the whole ranking (no floor, no per-file limit): for evaluation."""
+        """Ranked spans, best first, at most ``k`` and at most ``max_tokens`` (estimated) in all.
+
+        ``cut=False`` returns the whole ranking (no floor, no per-file limit): for evaluation."""
         filters = filters or SearchFilters()
         q = parse_query(query)
+        vector, note = self._query_vector(q)
+        signals = self._gather(q, vector, filters)
+        spans = self.store.spans_by_rowid(list(signals))
+        signals = {rowid: sig for rowid, sig in signals.items() if rowid in spans and filters.accepts(spans[rowid])}
+        weights = WEIGHTS if vector is not None else LEXICAL_ONLY_WEIGHTS
+        fused = fuse(signals, weights, FUSION)
+        scored = []
+        for rowid, score in fused.items():
+            span = spans[rowid]
+            score *= prior(is_test_path(span.path), is_code(span.language), TEST_PRIOR, PROSE_PRIOR)
+            scored.append((score, span))
+        if FILE_CONTEXT:
+            scored = _with_file_context(scored)
+        scored.sort(key=lambda t: (-t[0], t[1].path, t[1].start_line))
+        if cut:
+            scored = confident(scored, min_score=min_score, relative_floor=RELATIVE_FLOOR)
+            scored = diverse(scored, key=lambda t: t[1].path, per_key=PER_FILE, limit=k)
+        terms = set(q.terms)
+        hits = [self._hit(span, score, signals[span.rowid], terms) for score, span in scored[:k]]
+        truncated = False
+        if max_tokens is not None:
+            hits, truncated = fit_budget(hits, max_tokens, terms)
+        mode = "hybrid" if vector is not None else "lexical"
+        return SearchOutcome(hits=hits, mode=mode, note=note, truncated=truncated)
+
+    def _gather(self, q: ParsedQuery, vector: np.ndarray | None, filters: SearchFilters) -> dict[int, dict[str, float]]:
+        """Candidate spans (by rowid) with each retriever's signal on a 0..1 scale."""
         pool = CANDIDATES * (5 if filters.active else 1)
         signals: dict[int, dict[str, float]] = {}
-
-        vector, note = self._query_vector(q)
         if vector is not None:
             nearest = self.vectors.knn(vector, pool) if self.vectors is not None else self.store.knn(vector, pool)
             for rowid, distance in nearest:
                 signals.setdefault(rowid, {})["vector"] = max(0.0, 1.0 - float(distance))
         q.terms = self._telling_terms(q.terms)
+        file_scores: dict[str, float] = {}
         if q.terms:
             hits = self.store.fts(q.fts_match, pool, BM25_COLUMNS)
             best = min((r for _, r in hits), default=0.0)
             if best < 0:
                 for rowid, rank in hits:
                     signals.setdefault(rowid, {})["lexical"] = float(rank) / best
-        file_scores: dict[str, float] = {}
-        if q.terms:
             files = self.store.file_fts(q.fts_match, pool)
             best = min((r for _, r in files), default=0.0)
             if best < 0:
                 file_scores = {path: float(rank) / best for path, rank in files}
-        named = self.store.spans_by_name(q.identifiers, limit=pool) if q.identifiers else []
-        wanted = {i.lower() for i in q.identifiers}
-        for span in named:
-            exact = span.qualname.lower() in wanted or span.name.lower() in wanted
-            signals.setdefault(span.rowid, {})["name"] = 1.0 if exact else 0.5
+        if q.identifiers:
+            wanted = {i.lower() for i in q.identifiers}
+            for span in self.store.spans_by_name(q.identifiers, limit=pool):
+                exact = span.qualname.lower() in wanted or span.name.lower() in wanted
+                signals.setdefault(span.rowid, {})["name"] = 1.0 if exact else 0.5
+        mentioned = self._mentioned_files(q.paths) if q.paths else {}
 
-        for head in self.store.file_heads(list(file_scores)[:FILE_HEADS]):
+        # the best files of the file-level signals join the candidates through their first span
+        best_mentioned = sorted(mentioned, key=lambda p: -mentioned[p])[:MENTIONED_FILES]
+        for head in self.store.file_heads(list(dict.fromkeys([*list(file_scores)[:FILE_HEADS], *best_mentioned]))):
             signals.setdefault(head.rowid, {})
+        if file_scores or mentioned:
+            for rowid, span in self.store.spans_by_rowid(list(signals)).items():
+                if span.path in file_scores:
+                    signals[rowid]["file"] = file_scores[span.path]
+                if span.path in mentioned:
+                    signals[rowid]["path"] = mentioned[span.path]
+        return signals
 
-        weights = WEIGHTS if vector is not None else LEXICAL_ONLY_WEIGHTS
-        spans = self.store.spans_by_rowid(list(signals))
-        scored: list[tuple[float, StoredSpan, dict[str, float]]] = []
-        for rowid, sig in signals.items():
-            span = spans.get(rowid)
-            if span is None or not filters.accepts(span):
-                continue
-            if span.path in file_scores:
-                sig["file"] = file_scores[span.path]
-            score = sum(weights[name] * value for name, value in sig.items())
-            if is_test_path(span.path):
-                score *= TEST_PRIOR
-            if not is_code(span.language):
-                score *= PROSE_PRIOR
-            if q.paths and any(span.path.endswith(p) for p in q.paths):
-                score = min(1.0, score + 0.1)
-                sig["path"] = 1.0
-            scored.append((score, span, sig))
-        scored.sort(key=lambda t: (-t[0], t[1].path, t[1].start_line))
-
-        terms = set(q.terms)
-        top = scored[0][0] if scored else 0.0
-        per_file: dict[str, int] = {}
-        out: list[SearchHit] = []
-        for score, span, sig in scored:
-            if len(out) >= k or (cut and (score < min_score or score < top * RELATIVE_FLOOR)):
-                break
-            if cut and per_file.get(span.path, 0) >= PER_FILE:
-                continue
-            per_file[span.path] = per_file.get(span.path, 0) + 1
-            matched = sorted({w for w in words(span.text + " " + span.qualname) if w in terms})[:12]
-            why = {"signals": {k_: round(v, 4) for k_, v in sig.items()}, "terms": matched}
-            out.append(
-                SearchHit(
-                    id=span.span_id,
-                    path=span.path,
-                    start_line=span.start_line,
-                    end_line=span.end_line,
-                    kind=span.kind,
-                    symbol=span.qualname,
-                    language=span.language,
-                    score=round(score, 4),
-                    snippet=_snippet(span.text, terms),
-                    why=why,
-                )
-            )
-        return SearchOutcome(hits=out, mode="hybrid" if vector is not None else "lexical", note=note)
+    @staticmethod
+    def _hit(span: StoredSpan, score: float, sig: dict[str, float], terms: set[str]) -> SearchHit:
+        matched = sorted({w for w in words(span.text + " " + span.qualname) if w in terms})[:12]
+        return SearchHit(
+            id=span.span_id,
+            path=span.path,
+            start_line=span.start_line,
+            end_line=span.end_line,
+            kind=span.kind,
+            symbol=span.qualname,
+            language=span.language,
+            score=round(score, 4),
+            snippet=best_lines(span.text, terms, SNIPPET_LINES),
+            why={"signals": {name: round(v, 4) for name, v in sig.items()}, "terms": matched},
+        )

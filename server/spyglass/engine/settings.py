@@ -13,7 +13,7 @@ import logging
 import os
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -47,6 +47,11 @@ class Settings(BaseModel):
     embed: bool = Field(True, description="Compute embeddings (False: lexical search only).")
     embed_max_tokens: int = Field(
         256, ge=16, le=8192, description="Texts are cut to this many model tokens before embedding."
+    )
+    embed_text: Literal["code", "summary"] = Field(
+        "code",
+        description="What is embedded for a span: 'code' (name, doc and code) or 'summary' (name, signature, "
+        "doc and the body's identifiers; faster to embed). See docs/quality.md.",
     )
     window_lines: int = Field(60, ge=5, description="Lines per window for files no parser covers.")
     window_overlap: int = Field(10, ge=0, description="Lines shared by consecutive windows.")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -212,6 +213,10 @@ class Store:
             "SELECT id, path, size, mtime_ns, content_hash, skip_reason FROM files WHERE path=?", (path,)
         ).fetchone()
         return FileState(*row) if row else None
+
+    def forget_contents(self) -> None:
+        """Make the next sync re-read and re-parse every indexed file (vectors come back from the cache)."""
+        self.con.execute("UPDATE files SET content_hash = NULL, mtime_ns = -1 WHERE skip_reason IS NULL")
 
     def touch_file(self, path: str, size: int, mtime_ns: int) -> None:
         """Record a new (size, mtime) for a file whose content hash did not change."""
@@ -429,17 +434,19 @@ class Store:
             return con.changes()
 
     # -- reading ---------------------------------------------------------------------------------
-    def knn(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """(span rowid, cosine distance) of the ``k`` nearest embedded spans."""
+    def knn(self, vectors: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """(span rowid, cosine distance) of the ``k`` nearest embedded spans to one query vector, or to
+        the nearest of several (one per row)."""
         if not self.has_vectors():
             return []
-        blob = np.asarray(vector, dtype=np.float32).tobytes()
-        return list(
-            self.con.execute(
+        best: dict[int, float] = {}
+        for vector in np.atleast_2d(np.asarray(vectors, dtype=np.float32)):
+            for rowid, distance in self.con.execute(
                 "SELECT rowid, distance FROM span_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance",
-                (blob, int(k)),
-            )
-        )
+                (vector.tobytes(), int(k)),
+            ):
+                best[rowid] = min(distance, best.get(rowid, distance))
+        return sorted(best.items(), key=lambda item: item[1])[:k]
 
     def fts(self, match: str, limit: int, weights: Sequence[float]) -> list[tuple[int, float]]:
         """(span rowid, bm25) for an FTS5 MATCH expression; bm25 is negative, lower is better."""
@@ -476,6 +483,19 @@ class Store:
             span = StoredSpan(*r)
             heads.setdefault(span.path, span)
         return list(heads.values())
+
+    def files_named(self, names: Sequence[str]) -> list[str]:
+        """Indexed files whose name (last path component) is one of ``names``, matched case-sensitively."""
+        wanted = sorted({n for n in names if n and "/" not in n})
+        if not wanted:
+            return []
+        likes = " OR ".join("path LIKE ? ESCAPE '\\'" for _ in wanted)
+        patterns = ["%/" + re.sub(r"([%_\\])", r"\\\1", name) for name in wanted]
+        marks = ",".join("?" * len(wanted))
+        rows = self.con.execute(
+            f"SELECT path FROM files WHERE skip_reason IS NULL AND (path IN ({marks}) OR {likes})", [*wanted, *patterns]
+        )
+        return [p for (p,) in rows if p.rsplit("/", 1)[-1] in wanted]
 
     def term_counts(self, terms: Sequence[str]) -> dict[str, int]:
         """How many spans contain each term (terms absent from the index are left out)."""

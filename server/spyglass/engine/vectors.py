@@ -50,13 +50,17 @@ class VectorCache:
                     self._mat = np.concatenate([self._mat[keep], new_mat]) if len(new_ids) else self._mat[keep]
             self._seq = last
 
-    def knn(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """(span rowid, cosine distance) of the ``k`` nearest vectors, like ``Store.knn``."""
+    def knn(self, vectors: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """(span rowid, cosine distance) of the ``k`` nearest vectors, like ``Store.knn``.
+
+        ``vectors`` is one query vector or several (one per row): a span's distance is then its smallest.
+        """
         self.refresh()
         ids, mat = self._ids, self._mat
         if not len(ids):
             return []
-        sims = mat @ np.asarray(vector, dtype=np.float32)
+        sims = mat @ np.atleast_2d(np.asarray(vectors, dtype=np.float32)).T
+        sims = sims.max(axis=1)
         k = min(k, len(ids))
         top = np.argpartition(-sims, k - 1)[:k]
         top = top[np.argsort(-sims[top])]

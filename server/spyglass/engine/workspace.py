@@ -203,17 +203,23 @@ class Workspace:
         filters: SearchFilters | None = None,
         min_score: float | None = None,
         cut: bool = True,
+        max_tokens: int | None = None,
     ) -> dict:
         """Ranked spans for ``query`` plus the index's freshness, as plain data (the JSON contract).
 
-        ``cut=False`` keeps the whole ranking (no confidence floor, no per-file limit), for evaluation."""
-        kwargs: dict[str, Any] = {"cut": cut} if min_score is None else {"min_score": min_score, "cut": cut}
+        ``max_tokens`` bounds the estimated tokens of all results together (``truncated`` says whether it
+        cut something). ``cut=False`` keeps the whole ranking (no confidence floor, no per-file limit), for
+        evaluation."""
+        kwargs: dict[str, Any] = {"cut": cut, "max_tokens": max_tokens}
+        if min_score is not None:
+            kwargs["min_score"] = min_score
         outcome = Searcher(self.store, self.embedder, self.vector_cache).search(query, k=k, filters=filters, **kwargs)
         index = self.freshness()
         index["mode"] = outcome.mode
         if outcome.note:
             index["note"] = outcome.note
-        return {"query": query, "results": [asdict(h) for h in outcome.hits], "index": index}
+        results = [asdict(h) for h in outcome.hits]
+        return {"query": query, "results": results, "truncated": outcome.truncated, "index": index}
 
     def _current_text(self, rel: str) -> str | None:
         if rel in self.buffers:

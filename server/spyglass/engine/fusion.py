@@ -1,0 +1,57 @@
+"""Fusing the retrievers' signals into one score per candidate span.
+
+Every signal is on a 0..1 scale before fusion (cosine similarity; BM25 relative to the query's best hit;
+1 for an exact name match, 0.5 for a partial one; how sure a path mention is). Two fusions are kept so
+the evaluation can compare them (docs/quality.md):
+
+- ``blend``: a weighted sum of the signals. The score keeps its meaning across queries, so an absolute
+  floor can drop noise; this is the default.
+- ``rrf``: reciprocal rank fusion, ``sum(w / (RRF_K + rank))`` over the signals, scaled so a candidate
+  first in every signal scores 1. It ignores how far apart the scores are, only their order.
+
+Priors then scale the fused score by what a file is: tests and prose rank below the code, all else equal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+RRF_K = 60
+
+
+def blend(signals: Mapping[int, Mapping[str, float]], weights: Mapping[str, float]) -> dict[int, float]:
+    """Weighted sum of each candidate's signals, capped at 1."""
+    return {
+        key: min(1.0, sum(weights.get(name, 0.0) * value for name, value in sig.items()))
+        for key, sig in signals.items()
+    }
+
+
+def rrf(signals: Mapping[int, Mapping[str, float]], weights: Mapping[str, float], k: int = RRF_K) -> dict[int, float]:
+    """Reciprocal rank fusion of each signal's ranking (ties share the better rank), scaled to 0..1."""
+    used = {name for sig in signals.values() for name in sig if weights.get(name, 0.0) > 0}
+    scores = dict.fromkeys(signals, 0.0)
+    for name in used:
+        ranked = sorted(((sig[name], key) for key, sig in signals.items() if name in sig), reverse=True)
+        rank, previous = 0, None
+        for i, (value, key) in enumerate(ranked, start=1):
+            if value != previous:
+                rank, previous = i, value
+            scores[key] += weights[name] / (k + rank)
+    best = sum(weights[name] for name in used) / (k + 1)
+    return {key: (score / best if best else 0.0) for key, score in scores.items()}
+
+
+def fuse(
+    signals: Mapping[int, Mapping[str, float]], weights: Mapping[str, float], method: str = "blend"
+) -> dict[int, float]:
+    if method == "blend":
+        return blend(signals, weights)
+    if method == "rrf":
+        return rrf(signals, weights)
+    raise ValueError(f"unknown fusion method {method!r} (use 'blend' or 'rrf')")
+
+
+def prior(is_test: bool, is_code: bool, test_prior: float, prose_prior: float) -> float:
+    """How much a span's file kind scales its score: tests and non-code text rank below code."""
+    return (test_prior if is_test else 1.0) * (1.0 if is_code else prose_prior)
