@@ -25,14 +25,28 @@ def run(*args: str, cwd: Path, check_code: int | None = 0) -> subprocess.Complet
     return proc
 
 
+def test_search_honours_a_token_budget(polyglot: Path):
+    run("index", "--json", "--no-embed", cwd=polyglot)
+    full = json.loads(run("search", "cart total price", "-k", "10", "--json", cwd=polyglot).stdout)
+    small = json.loads(
+        run("search", "cart total price", "-k", "10", "--max-tokens", "120", "--json", cwd=polyglot).stdout
+    )
+    assert len(full["results"]) >= 2 and small["truncated"] is True
+    chars = sum(len(h["path"]) + len(h["symbol"]) + len(h["snippet"]) + 60 for h in small["results"])
+    assert 1 <= len(small["results"]) < len(full["results"]) and chars <= 120 * 4
+    assert small["results"][0]["id"] == full["results"][0]["id"]
+    bad = run("search", "cart", "--max-tokens", "0", cwd=polyglot, check_code=2)
+    assert bad.returncode == 2 and "--max-tokens" in bad.stderr
+
+
 def test_index_search_span_status_round_trip(polyglot: Path):
     out = run("index", "--json", cwd=polyglot)
     report = json.loads(out.stdout)
     assert report["report"]["parsed"] >= 16 and report["index"]["embedded_fraction"] == 1.0
 
     result = json.loads(run("search", "shopping cart total", "-k", "3", "--json", cwd=polyglot).stdout)
-    assert set(result) == {"query", "results", "index"}
-    assert 1 <= len(result["results"]) <= 3
+    assert set(result) == {"query", "results", "truncated", "index"}
+    assert 1 <= len(result["results"]) <= 3 and result["truncated"] is False
     hit = result["results"][0]
     assert {"id", "path", "start_line", "end_line", "kind", "symbol", "language", "score", "snippet"} <= set(hit)
     assert not hit["path"].startswith("/") and "\\" not in hit["path"]
