@@ -210,6 +210,8 @@ def test_score_instance_multi_gold():
             "file_mrr": 0.5,
             "file_ndcg@10": 0.6509209,
             "tokens": 1234.0,
+            "cut_results": None,
+            "cut_file_recall": None,
         }
     )
     assert s.file_rank == 2
@@ -228,6 +230,20 @@ def test_constructor_gold_matches_class_span_or_init_method():
     assert score_instance("q", gold, [("f.py", "Figure", "class")]).values["function_acc@5"] == 1.0
     assert score_instance("q", gold, [("f.py", "Figure.__init__", "method")]).values["function_acc@5"] == 1.0
     assert score_instance("q", gold, [("f.py", "Figure.draw", "method")]).values["function_acc@5"] == 0.0
+
+
+def test_cut_answer_counts_results_and_whether_a_gold_file_survived():
+    gold = [GoldItem("a.py", "f")]
+    ranked = [("b.py", "g", "function"), ("a.py", "f", "function")]
+    s = score_instance("q", gold, ranked, cut=ranked[:1])
+    assert s.values["cut_results"] == 1.0 and s.values["cut_file_recall"] == 0.0
+    s = score_instance("q", gold, ranked, cut=iter(ranked))
+    assert s.values["cut_results"] == 2.0 and s.values["cut_file_recall"] == 1.0
+    s = score_instance("q", gold, ranked, cut=[])
+    assert s.values["cut_results"] == 0.0 and s.values["cut_file_recall"] == 0.0
+    assert score_instance("q", gold, ranked).values["cut_results"] is None
+    agg = aggregate([score_instance("q", gold, ranked, cut=c) for c in (ranked, ranked[:1], [])])
+    assert agg["cut_results"] == 1.0 and agg["cut_file_recall"] == 33.33
 
 
 def test_instance_score_dict_round_trip():
@@ -267,7 +283,12 @@ def test_aggregate():
         "file_mrr": 0.5,
         "file_ndcg@10": 0.5436,
         "tokens": 200.0,
-        "n": {m: (2 if m.startswith(("module", "function")) or m == "tokens" else 3) for m in METRICS},
+        "cut_results": None,
+        "cut_file_recall": None,
+        "n": {
+            m: (2 if m.startswith(("module", "function")) or m == "tokens" else 0 if m.startswith("cut") else 3)
+            for m in METRICS
+        },
     }
 
 

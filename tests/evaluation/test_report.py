@@ -49,13 +49,13 @@ def test_format_table():
     assert len(lines) == 2 + 3
     assert lines[0] == (
         "| system | n | file Acc@1 | file Acc@3 | file Acc@5 | file Acc@10 | module Acc@5 | module Acc@10 "
-        "| function Acc@5 | function Acc@10 | MRR | nDCG@10 | tokens |"
+        "| function Acc@5 | function Acc@10 | MRR | nDCG@10 | tokens | cut: results | cut: gold file kept % |"
     )
-    assert lines[1].count("---") == 13
+    assert lines[1].count("---") == 15
     # file Acc@1 1/3, Acc@3 1/3, Acc@5 1/3, Acc@10 2/3; no module/function values; MRR (1 + 1/7 + 0)/3 = .381
-    assert lines[2] == "| spyglass | 3 | 33.33 | 33.33 | 33.33 | 66.67 | - | - | - | - | 0.381 | - | 1000 |"
+    assert lines[2] == "| spyglass | 3 | 33.33 | 33.33 | 33.33 | 66.67 | - | - | - | - | 0.381 | - | 1000 | - | - |"
     assert lines[3].startswith("| bm25 \\| control | 3 | - |")
-    assert lines[4] == "| BM25 | 274 | 38.69 | 51.82 | 61.68 | - | 45.26 | 52.92 | 31.75 | 36.86 | - | - | - |"
+    assert lines[4] == "| BM25 | 274 | 38.69 | 51.82 | 61.68 | - | 45.26 | 52.92 | 31.75 | 36.86 | - | - | - | - | - |"
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -7,10 +7,14 @@ import json
 import sys
 from pathlib import Path
 
+from pydantic import ValidationError
+
+from ..engine.settings import Settings
 from ..evaluation.dataset import EvalQuery, from_swebench, load_queries
 from ..evaluation.report import PUBLISHED_LITE_274, compare, format_table, load_report, write_report
 from ..evaluation.runner import EvalConfig, run
 from . import render
+from .errors import UsageError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -26,6 +30,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--limit", type=int, default=0, help="at most this many queries")
     r.add_argument("-k", type=int, default=50, help="spans retrieved per query (default 50)")
     r.add_argument("--no-embed", action="store_true", help="lexical search only")
+    r.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an engine setting for this run, e.g. embed_text=summary or embed_max_tokens=128 (repeatable)",
+    )
     r.add_argument("--out", type=Path, help="write the JSON report here")
     r.add_argument("--published", action="store_true", help="add the published Lite-274 rows to the table")
 
@@ -41,6 +52,24 @@ def _load(path: Path, repos: set[str] | None) -> list[EvalQuery]:
         return from_swebench(path, repos=repos)
     queries = load_queries(path)
     return [q for q in queries if not repos or (q.repo or "").split("/")[-1] in repos or q.repo in repos]
+
+
+def _overrides(pairs: list[str], no_embed: bool) -> dict:
+    """``KEY=VALUE`` pairs as engine settings; a value is read as JSON when it parses (numbers, booleans)."""
+    out: dict = {"embed": False} if no_embed else {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or key.strip() not in Settings.model_fields:
+            raise UsageError(f"--set {pair!r}: expected KEY=VALUE with KEY one of {', '.join(Settings.model_fields)}")
+        try:
+            out[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key.strip()] = value
+    try:
+        Settings(**out)
+    except ValidationError as e:
+        raise UsageError(f"--set: {e.errors()[0]['loc'][0]}: {e.errors()[0]['msg']}") from None
+    return out
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -59,7 +88,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         corpus=args.corpus.resolve() if args.corpus else None,
         mirrors=args.mirrors,
         k=args.k,
-        overrides={"embed": False} if args.no_embed else {},
+        overrides=_overrides(args.set, args.no_embed),
     )
 
     def progress(done: int, total: int, q: EvalQuery, scores: dict) -> None:

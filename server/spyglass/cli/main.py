@@ -28,6 +28,7 @@ from ..engine.errors import (
 from ..engine.search import SearchFilters
 from ..engine.workspace import Workspace, find_root
 from . import evaluate, render
+from .errors import UsageError
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_NO_INDEX, EXIT_LOCKED = 0, 1, 2, 3, 4
 
@@ -162,10 +163,6 @@ def cmd_status(args: argparse.Namespace) -> int:
     else:
         render.status(info)
     return EXIT_OK
-
-
-class UsageError(Exception):
-    pass
 
 
 COMMANDS = {

@@ -66,7 +66,9 @@ ACC_METRICS = (
     *(f"function_acc@{k}" for k in FUNCTION_ACC_K),
 )
 # every aggregate metric, in table order
-METRICS = (*ACC_METRICS, "file_mrr", f"file_ndcg@{NDCG_K}", "tokens")
+# what the default (confidence-cut) answer holds: how many results, and whether a gold file is among them
+CUT_METRICS = ("cut_results", "cut_file_recall")
+METRICS = (*ACC_METRICS, "file_mrr", f"file_ndcg@{NDCG_K}", "tokens", *CUT_METRICS)
 
 
 class RetrievedSpan(NamedTuple):
@@ -238,11 +240,13 @@ def score_instance(
     spans: Iterable[SpanLike],
     *,
     tokens: float | None = None,
+    cut: Iterable[SpanLike] | None = None,
     keep_top_files: int = 10,
 ) -> InstanceScore:
     """Roll up ``spans`` (best first), score them against ``gold`` items and keep the top files.
 
-    ``tokens`` is the caller's measure of what the top results would cost an agent to read.
+    ``tokens`` is the caller's measure of what the top results would cost an agent to read; ``cut`` the
+    results of the same search with its confidence cut on (what a user sees), if the caller ran it.
     """
     got = roll_up(spans)
     want = gold_keys(gold)
@@ -256,6 +260,12 @@ def score_instance(
     values["file_mrr"] = mrr(got.files, want.files)
     values[f"file_ndcg@{NDCG_K}"] = ndcg_at_k(got.files, want.files, NDCG_K)
     values["tokens"] = None if tokens is None else float(tokens)
+    values.update(dict.fromkeys(CUT_METRICS))
+    if cut is not None:
+        cut = list(cut)
+        kept = roll_up(cut).files
+        values["cut_results"] = float(len(cut))
+        values["cut_file_recall"] = float(any(f in want.files for f in kept)) if want.files else None
     return InstanceScore(instance_id, values, first_rank(got.files, want.files), got.files[:keep_top_files])
 
 
@@ -276,9 +286,9 @@ def aggregate(scores: Iterable[InstanceScore]) -> dict[str, Any]:
             out[m] = None
             continue
         mean = sum(vals) / len(vals)
-        if m in ACC_METRICS:
+        if m in ACC_METRICS or m == "cut_file_recall":
             out[m] = round(100.0 * mean, 2)
-        elif m == "tokens":
+        elif m in ("tokens", "cut_results"):
             out[m] = round(mean, 1)
         else:
             out[m] = round(mean, 4)

@@ -62,6 +62,8 @@ _COLUMNS = (
     ("MRR", "file_mrr"),
     ("nDCG@10", "file_ndcg@10"),
     ("tokens", "tokens"),
+    ("cut: results", "cut_results"),
+    ("cut: gold file kept %", "cut_file_recall"),
 )
 
 
@@ -72,10 +74,12 @@ class ReportError(ValueError):
 def _fmt(metric: str, value: Any) -> str:
     if value is None:
         return "-"
-    if metric in ACC_METRICS:
+    if metric in ACC_METRICS or metric == "cut_file_recall":
         return f"{value:.2f}"
     if metric == "tokens":
         return f"{value:.0f}"
+    if metric == "cut_results":
+        return f"{value:.1f}"
     return f"{value:.3f}"
 
 
@@ -170,10 +174,12 @@ def _delta(metric: str, a: Any, b: Any) -> str:
     if a is None or b is None:
         return ""
     d = b - a
-    if metric in ACC_METRICS:
+    if metric in ACC_METRICS or metric == "cut_file_recall":
         return f"{d:+.2f}"
     if metric == "tokens":
         return f"{d:+.0f}"
+    if metric == "cut_results":
+        return f"{d:+.1f}"
     return f"{d:+.3f}"
 
 

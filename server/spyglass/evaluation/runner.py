@@ -36,6 +36,7 @@ class EvalConfig:
     mirrors: Path | None = None  # where fetched git snapshots live (see corpus.find_git_dir)
     k: int = 50  # spans retrieved per query (before the roll-up)
     token_k: int = 5  # "what would the top results cost an agent": tokens of this many results
+    cut_k: int = 10  # the default answer (confidence cut on) is measured at this k
     overrides: dict[str, Any] = field(default_factory=dict)  # engine settings (e.g. {"embed": False})
 
 
@@ -100,13 +101,15 @@ def run(
 
                 t = time.perf_counter()
                 result = ws.search(q.query, k=config.k, cut=False)
-                timing["search"] += time.perf_counter() - t
                 hits = result["results"]
+                answer = ws.search(q.query, k=config.cut_k)["results"]
+                timing["search"] += time.perf_counter() - t
                 ours = score_instance(
                     q.id,
                     q.gold,
                     [RetrievedSpan(h["path"], h["symbol"], h["kind"]) for h in hits],
                     tokens=_tokens(hits, config.token_k),
+                    cut=[RetrievedSpan(h["path"], h["symbol"], h["kind"]) for h in answer],
                 )
 
                 t = time.perf_counter()
