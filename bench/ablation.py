@@ -47,6 +47,7 @@ CONFIGS = {
     "rrf fusion": {"FUSION": "rrf"},
     "no identifier phrases": {"USE_PHRASES": False},
     "prose prior 0.5": {"PROSE_PRIOR": 0.5},
+    "prose prior 0.35": {"PROSE_PRIOR": 0.35},
     "prose prior 0.7": {"PROSE_PRIOR": 0.7},
     "prose 0.7, tests 0.7": {"PROSE_PRIOR": 0.7, "TEST_PRIOR": 0.7},
     "prose 0.7, tests 0.7, no file signal": {

@@ -22,7 +22,12 @@ PATH_RE = re.compile(
 )
 # the function of a stack frame: Python's `File "x.py", line 3, in name`, `at name (file:1:2)` in
 # JavaScript, `at pkg.Class.name(File.java:12)` in Java and C#
-FRAME_RE = re.compile(r"""^\s*File "[^"]+", line \d+, in ([A-Za-z_]\w*)|^\s*at (?:async )?([\w$.<>]+) ?\(""", re.M)
+FRAME_RE = re.compile(r"""\bFile "[^"]+", line \d+, in ([A-Za-z_]\w*)|^\s*at (?:async )?([\w$.<>]+) ?\(""", re.M)
+# Python prints the innermost frame last, most other languages first
+INNERMOST_LAST_RE = re.compile(r"most recent call last", re.I)
+# text set as code: fenced blocks (an unclosed one runs to the end), `inline code`, indented lines
+FENCED_RE = re.compile(r"^\s*(```|~~~).*?(?:^\s*\1|\Z)", re.S | re.M)
+INLINE_CODE_RE = re.compile(r"`[^`\n]+`|^(?: {4}|\t).+$", re.M)
 DOTTED_RE = re.compile(r"\b[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)+\b")
 MAX_TERMS = 48
 MAX_PHRASES = 16
@@ -35,6 +40,7 @@ class ParsedQuery:
     terms: list[str] = field(default_factory=list)  # lower-case full-text terms, most telling first
     identifiers: list[str] = field(default_factory=list)  # names worth an exact symbol lookup
     paths: list[str] = field(default_factory=list)  # file paths or file names mentioned
+    path_weights: dict[str, float] = field(default_factory=dict)  # < 1 for outer stack frames
     phrases: list[str] = field(default_factory=list)  # multi-word identifiers as FTS phrases ("parse config")
 
     @property
@@ -44,26 +50,46 @@ class ParsedQuery:
         return " OR ".join(f'"{t}"' for t in [*self.phrases, *self.terms])
 
 
-def parse_query(text: str) -> ParsedQuery:
-    q = ParsedQuery(text=text)
-    q.paths = list(dict.fromkeys(m.group(0) for m in PATH_RE.finditer(text.replace("\\", "/"))))
+def _path_weights(text: str, paths: list[str]) -> dict[str, float]:
+    """1 for a path mentioned in prose or the innermost frame of a stack trace, down to 0.5 for the
+    outermost frame: the innermost frames are where an error was raised."""
+    if len(paths) < 2 or not FRAME_RE.search(text):
+        return dict.fromkeys(paths, 1.0)
+    last = {p: text.replace("\\", "/").rfind(p) for p in paths}
+    order = sorted(paths, key=lambda p: last[p], reverse=not INNERMOST_LAST_RE.search(text))
+    return {p: 0.5 + 0.5 * i / (len(order) - 1) for i, p in enumerate(order)}
+
+
+def _identifiers(text: str, paths: list[str]) -> list[str]:
+    """Names worth an exact symbol lookup: stack-frame functions, dotted paths and their parts, compound
+    names (``snake_case``, ``camelCase``), calls (``name(``), and capitalised words set as code."""
     idents: dict[str, None] = {}
     for m in FRAME_RE.finditer(text):
         name = (m.group(1) or m.group(2)).split(".")[-1]
         if name.isidentifier() and not name.startswith("<"):
             idents.setdefault(name, None)
     for m in DOTTED_RE.finditer(text):
-        if any(m.group(0) in p for p in q.paths):
+        if any(m.group(0) in p for p in paths):
             continue
         for part in re.split(r"\.|::", m.group(0)):
             idents.setdefault(part, None)
         idents.setdefault(m.group(0).replace("::", "."), None)
+    code = "\n".join(m.group(0) for m in FENCED_RE.finditer(text))
+    code += "\n".join(m.group(0) for m in INLINE_CODE_RE.finditer(FENCED_RE.sub("", text)))
     for ident in IDENT_RE.findall(text):
-        if len(split_identifier(ident)) > 1 or (ident[:1].isupper() and not ident.isupper() and len(ident) > 2):
+        if len(split_identifier(ident)) > 1 or f"{ident}(" in text:
             idents.setdefault(ident, None)
-        elif f"{ident}(" in text:
+    for ident in IDENT_RE.findall(code):
+        if ident[:1].isupper() and not ident.isupper() and len(ident) > 2:
             idents.setdefault(ident, None)
-    q.identifiers = [i for i in idents if len(i) > 2 and i.lower() not in STOPWORDS][:MAX_TERMS]
+    return [i for i in idents if len(i) > 2 and i.lower() not in STOPWORDS][:MAX_TERMS]
+
+
+def parse_query(text: str) -> ParsedQuery:
+    q = ParsedQuery(text=text)
+    q.paths = list(dict.fromkeys(m.group(0) for m in PATH_RE.finditer(text.replace("\\", "/"))))
+    q.path_weights = _path_weights(text, q.paths)
+    q.identifiers = _identifiers(text, q.paths)
 
     counts: dict[str, int] = {}
     for w in words(text):

@@ -33,7 +33,7 @@ QUERY_VECTORS = "whole"  # "whole": embed the query as one text; "max"/"mean": p
 MENTIONED_FILES = 20  # files named in the query (a traceback, a path) join the candidates
 FILE_HEADS = 20  # the best whole-file matches join the candidates through their module span
 TEST_PRIOR = 0.7  # tests rank below the code they test, all else equal (path conventions, any language)
-PROSE_PRIOR = 0.7  # docs, config and other text rank below code, all else equal
+PROSE_PRIOR = 0.5  # docs, config and other text rank below code, all else equal
 BM25_COLUMNS = (4.0, 2.0, 1.5, 1.0, 0.7)  # name, path, doc, body, terms
 CANDIDATES = 100
 MIN_SCORE = 0.20
@@ -123,18 +123,18 @@ class Searcher:
             vectors = mean / (np.linalg.norm(mean) or 1.0)
         return vectors, None
 
-    def _mentioned_files(self, paths: list[str]) -> dict[str, float]:
-        """Indexed files the query names, scored by how sure the match is.
+    def _mentioned_files(self, paths: dict[str, float]) -> dict[str, float]:
+        """Indexed files the query names, scored by how sure the match is (times the mention's weight).
 
         A mention matches a file when their last components agree (a traceback's
         ``/usr/lib/python3/site-packages/pkg/mod.py`` is the workspace's ``src/pkg/mod.py``); the file
         name alone is a weaker match, and a match shared by several files is split between them.
         """
-        mentions = [[c for c in p.split("/") if c not in ("", ".", "..")] for p in paths]
-        mentions = [m for m in mentions if m]
-        found = self.store.files_named([m[-1] for m in mentions])
+        mentions = [([c for c in p.split("/") if c not in ("", ".", "..")], w) for p, w in paths.items()]
+        mentions = [(m, w) for m, w in mentions if m]
+        found = self.store.files_named([m[-1] for m, _ in mentions])
         scores: dict[str, float] = {}
-        for mention in mentions:
+        for mention, weight in mentions:
             agree = {}
             for path in found:
                 parts = path.split("/")
@@ -147,7 +147,7 @@ class Searcher:
                 continue
             best = max(agree.values())
             winners = [p for p, n in agree.items() if n == best]
-            score = (1.0 if best >= 2 else 0.5) / len(winners)
+            score = weight * (1.0 if best >= 2 else 0.5) / len(winners)
             for path in winners:
                 scores[path] = max(score, scores.get(path, 0.0))
         return scores
@@ -226,7 +226,7 @@ class Searcher:
             for span in self.store.spans_by_name(q.identifiers, limit=pool):
                 exact = span.qualname.lower() in wanted or span.name.lower() in wanted
                 signals.setdefault(span.rowid, {})["name"] = 1.0 if exact else 0.5
-        mentioned = self._mentioned_files(q.paths) if q.paths else {}
+        mentioned = self._mentioned_files(q.path_weights) if q.paths else {}
 
         # the best files of the file-level signals join the candidates through their first span
         best_mentioned = sorted(mentioned, key=lambda p: -mentioned[p])[:MENTIONED_FILES]
