@@ -1,6 +1,6 @@
 import pytest
 
-from spyglass.engine.query import parse_query
+from spyglass.engine.query import parse_query, query_chunks
 from spyglass.engine.textnorm import path_words, split_identifier, subword_terms, words
 
 
@@ -50,3 +50,56 @@ def test_short_natural_language_query():
 def test_quotes_cannot_break_the_fts_expression():
     q = parse_query('say "hello" OR NOT near(')
     assert all('"' not in t for t in q.terms)
+
+
+PY_TRACE = """Crash when saving
+Traceback (most recent call last):
+  File "/usr/lib/python3/site-packages/shop/cart.py", line 10, in checkout
+    total = price(cart)
+  File "/usr/lib/python3/site-packages/shop/pricing.py", line 3, in price
+    raise ValueError
+ValueError
+"""
+JS_TRACE = """TypeError: x is undefined
+    at renderCart (/app/src/ui/cart.js:12:5)
+    at async main (/app/src/index.js:3:1)
+"""
+
+
+def test_stack_frames_give_function_names_and_weight_the_innermost_file_most():
+    q = parse_query(PY_TRACE)
+    assert q.identifiers[:2] == ["checkout", "price"]
+    cart, pricing = "usr/lib/python3/site-packages/shop/cart.py", "usr/lib/python3/site-packages/shop/pricing.py"
+    assert q.paths == [cart, pricing]
+    assert q.path_weights == {cart: 0.5, pricing: 1.0}  # Python prints the innermost frame last
+
+    q = parse_query(JS_TRACE)
+    assert {"renderCart", "main"} <= set(q.identifiers)
+    assert q.path_weights == {"app/src/ui/cart.js": 1.0, "app/src/index.js": 0.5}  # innermost first
+
+
+def test_paths_in_prose_weigh_the_same_and_windows_paths_are_read():
+    q = parse_query(r"see src\shop\cart.py and docs/usage.md")
+    assert q.path_weights == {"src/shop/cart.py": 1.0, "docs/usage.md": 1.0}
+
+
+def test_capitalised_words_are_names_only_when_set_as_code():
+    text = "Crash in `Foo.bar`\n\n```py\nclass Widget:\n    pass\n```\nThe Widget fails. Also Gadget.\n\n    Thing()\n"
+    idents = parse_query(text).identifiers
+    assert {"Foo.bar", "Widget", "Thing"} <= set(idents)
+    assert "Gadget" not in idents and "Also" not in idents and "Crash" not in idents
+    assert parse_query("**Expected behavior** Environment: Mac").identifiers == []
+
+
+def test_compound_identifiers_become_fts_phrases():
+    q = parse_query("autodoc_type_aliases is ignored by Foo.bar_baz and parseConfig")
+    assert q.phrases == ["bar baz", "foo bar baz", "autodoc type aliases"]
+    assert q.fts_match.startswith('"bar baz" OR "foo bar baz" OR "autodoc type aliases" OR ')
+
+
+def test_query_chunks_pack_paragraphs_and_keep_short_queries_whole():
+    assert query_chunks("where is the cart total") == ["where is the cart total"]
+    paragraphs = [" ".join(f"w{p}_{i}" for i in range(50)) for p in range(10)]
+    chunks = query_chunks("\n\n".join(paragraphs), chunk_words=120, max_chunks=3)
+    assert len(chunks) == 3
+    assert chunks[0] == "\n\n".join(paragraphs[:2]) and chunks[2] == "\n\n".join(paragraphs[4:6])

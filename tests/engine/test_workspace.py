@@ -273,3 +273,32 @@ def test_code_ranks_above_docs_and_tests_that_share_its_words(tmp_path: Path):
         paths = _paths(ws.search(words, k=10, cut=False))
         assert paths[0] == "src/billing.py"
         assert set(paths) == {"src/billing.py", "tests/test_billing.py", "NOTES.txt", "README.md"}
+
+
+def test_files_named_in_a_traceback_are_found_by_their_path_suffix(tmp_path: Path):
+    root = tmp_path / "ws"
+    for rel, body in {
+        "src/shop/cart.py": "def checkout(cart):\n    return sum(item.cost for item in cart)\n",
+        "src/shop/pricing.py": "def compute(cart):\n    raise ValueError('empty')\n",
+        "vendor/other/pricing.py": "def compute(rows):\n    return rows\n",
+        "src/shop/report.py": "def summary(rows):\n    return len(rows)\n",
+    }.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(body)
+    trace = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3/site-packages/shop/cart.py", line 2, in checkout\n'
+        '  File "/usr/lib/python3/site-packages/shop/pricing.py", line 2, in compute\n'
+        "ValueError: empty\n"
+    )
+    with Workspace.open(root, writer=True, overrides=LEXICAL) as ws:
+        ws.index()
+        results = ws.search(trace, k=10, cut=False)["results"]
+    first = {}
+    for r in results:
+        first.setdefault(r["path"], r)
+    ranked = list(first)
+    assert ranked[:2] == ["src/shop/pricing.py", "src/shop/cart.py"]  # innermost frame first
+    assert first["src/shop/pricing.py"]["why"]["signals"]["path"] == 1.0
+    assert first["src/shop/cart.py"]["why"]["signals"]["path"] == 0.5
+    assert "path" not in first.get("vendor/other/pricing.py", {"why": {"signals": {}}})["why"]["signals"]
