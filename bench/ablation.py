@@ -47,6 +47,14 @@ CONFIGS = {
     "rrf fusion": {"FUSION": "rrf"},
     "no identifier phrases": {"USE_PHRASES": False},
     "prose prior 0.5": {"PROSE_PRIOR": 0.5},
+    "title signal 0.15": {
+        "WEIGHTS": {**search.WEIGHTS, "title": 0.15},
+        "LEXICAL_ONLY_WEIGHTS": {**search.LEXICAL_ONLY_WEIGHTS, "title": 0.15},
+    },
+    "title signal 0.3": {
+        "WEIGHTS": {**search.WEIGHTS, "title": 0.3},
+        "LEXICAL_ONLY_WEIGHTS": {**search.LEXICAL_ONLY_WEIGHTS, "title": 0.3},
+    },
     "prose prior 0.35": {"PROSE_PRIOR": 0.35},
     "prose prior 0.7": {"PROSE_PRIOR": 0.7},
     "prose 0.7, tests 0.7": {"PROSE_PRIOR": 0.7, "TEST_PRIOR": 0.7},

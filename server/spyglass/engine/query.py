@@ -42,6 +42,11 @@ class ParsedQuery:
     paths: list[str] = field(default_factory=list)  # file paths or file names mentioned
     path_weights: dict[str, float] = field(default_factory=dict)  # < 1 for outer stack frames
     phrases: list[str] = field(default_factory=list)  # multi-word identifiers as FTS phrases ("parse config")
+    title_terms: list[str] = field(default_factory=list)  # a long query's first line: its gist
+
+    @property
+    def fts_title_match(self) -> str:
+        return " OR ".join(f'"{t}"' for t in self.title_terms)
 
     @property
     def fts_match(self) -> str:
@@ -85,6 +90,10 @@ def _identifiers(text: str, paths: list[str]) -> list[str]:
     return [i for i in idents if len(i) > 2 and i.lower() not in STOPWORDS][:MAX_TERMS]
 
 
+def _content_words(text: str) -> list[str]:
+    return [w for w in words(text) if len(w) > 1 and w not in STOPWORDS and not w.isdigit()]
+
+
 def parse_query(text: str) -> ParsedQuery:
     q = ParsedQuery(text=text)
     q.paths = list(dict.fromkeys(m.group(0) for m in PATH_RE.finditer(text.replace("\\", "/"))))
@@ -92,10 +101,12 @@ def parse_query(text: str) -> ParsedQuery:
     q.identifiers = _identifiers(text, q.paths)
 
     counts: dict[str, int] = {}
-    for w in words(text):
-        if len(w) < 2 or w in STOPWORDS or w.isdigit():
-            continue
+    for w in _content_words(text):
         counts[w] = counts.get(w, 0) + 1
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) > 1:
+        title = list(dict.fromkeys(_content_words(lines[0])))
+        q.title_terms = [t.replace('"', "") for t in title][:MAX_TERMS] if len(title) > 1 else []
     # identifiers and their parts first, then the rest by frequency in the query
     ranked: dict[str, None] = {}
     for ident in q.identifiers:

@@ -27,8 +27,8 @@ from .vectors import VectorCache
 log = logging.getLogger(__name__)
 
 # chosen by spyglass eval (docs/quality.md)
-WEIGHTS = {"vector": 0.25, "lexical": 0.35, "file": 0.20, "name": 0.20, "path": 0.20}
-LEXICAL_ONLY_WEIGHTS = {"vector": 0.0, "lexical": 0.45, "file": 0.30, "name": 0.25, "path": 0.20}
+WEIGHTS = {"vector": 0.25, "lexical": 0.35, "file": 0.20, "name": 0.20, "path": 0.20, "title": 0.0}
+LEXICAL_ONLY_WEIGHTS = {"vector": 0.0, "lexical": 0.45, "file": 0.30, "name": 0.25, "path": 0.20, "title": 0.0}
 QUERY_VECTORS = "whole"  # "whole": embed the query as one text; "max"/"mean": pool over its chunks
 MENTIONED_FILES = 20  # files named in the query (a traceback, a path) join the candidates
 FILE_HEADS = 20  # the best whole-file matches join the candidates through their module span
@@ -41,7 +41,7 @@ RELATIVE_FLOOR = 0.45  # drop results scoring below this fraction of the best on
 COMMON_TERM_FRACTION = 0.5  # BM25's IDF is <= 0 for a term in over half the documents
 PER_FILE = 3
 SNIPPET_LINES = 8
-FILE_CONTEXT = 0.0  # share of a span's score that comes from its file's best candidates (0: none)
+FILE_CONTEXT = 0.3  # share of a span's score that comes from its file's best candidates
 FILE_CONTEXT_SPANS = 3
 FUSION = "blend"  # or "rrf" (fusion.py; compared in docs/quality.md)
 
@@ -217,6 +217,12 @@ class Searcher:
             if best < 0:
                 for rowid, rank in hits:
                     signals.setdefault(rowid, {})["lexical"] = float(rank) / best
+            if q.title_terms and WEIGHTS.get("title"):
+                hits = self.store.fts(q.fts_title_match, pool, BM25_COLUMNS)
+                best = min((r for _, r in hits), default=0.0)
+                if best < 0:
+                    for rowid, rank in hits:
+                        signals.setdefault(rowid, {})["title"] = float(rank) / best
             files = self.store.file_fts(q.fts_match, pool)
             best = min((r for _, r in files), default=0.0)
             if best < 0:
