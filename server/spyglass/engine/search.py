@@ -19,6 +19,7 @@ from .filerules import is_test_path
 from .fusion import fuse, prior
 from .languages import is_code
 from .query import ParsedQuery, parse_query, query_chunks
+from .rerank import Reranker, rerank
 from .shaping import best_lines, confident, diverse, fit_budget
 from .store import Store, StoredSpan
 from .textnorm import words
@@ -43,6 +44,8 @@ PER_FILE = 3
 SNIPPET_LINES = 8
 FILE_CONTEXT = 0.3  # share of a span's score that comes from its file's best candidates
 FILE_CONTEXT_SPANS = 3
+RERANK_TOP = 30  # how many of the best results a configured re-ranker reads
+RERANK_WEIGHT = 0.5
 FUSION = "blend"  # or "rrf" (fusion.py; compared in docs/quality.md)
 
 
@@ -99,10 +102,17 @@ def _with_file_context(scored: list[tuple[float, StoredSpan]]) -> list[tuple[flo
 
 
 class Searcher:
-    def __init__(self, store: Store, embedder: Embedder | None, vectors: VectorCache | None = None):
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder | None,
+        vectors: VectorCache | None = None,
+        reranker: Reranker | None = None,
+    ):
         self.store = store
         self.embedder = embedder
         self.vectors = vectors  # an in-memory copy for warm processes; None: sqlite-vec's scan
+        self.reranker = reranker
 
     def _query_vector(self, q: ParsedQuery) -> tuple[np.ndarray | None, str | None]:
         """One query vector, or one per chunk of a long query (rows); None and why when there is none."""
@@ -190,6 +200,12 @@ class Searcher:
         if FILE_CONTEXT:
             scored = _with_file_context(scored)
         scored.sort(key=lambda t: (-t[0], t[1].path, t[1].start_line))
+        if self.reranker is not None and scored:
+            try:
+                texts = [f"{span.qualname}\n{span.text}" for _, span in scored[:RERANK_TOP]]
+                scored = rerank(scored, texts, query, self.reranker, weight=RERANK_WEIGHT)
+            except ModelLoadError as e:
+                note = f"{note}; {e}" if note else str(e)
         if cut:
             scored = confident(scored, min_score=min_score, relative_floor=RELATIVE_FLOOR)
             scored = diverse(scored, key=lambda t: t[1].path, per_key=PER_FILE, limit=k)

@@ -53,6 +53,11 @@ class Settings(BaseModel):
         description="What is embedded for a span: 'code' (name, doc and code) or 'summary' (name, signature, "
         "doc and the body's identifiers; faster to embed). See docs/quality.md.",
     )
+    reranker: str = Field(
+        "",
+        description="A local cross-encoder model (directory or cached hub name) that re-scores the best results; "
+        "empty: off. None ships in a PyPI package, see docs/quality.md.",
+    )
     window_lines: int = Field(60, ge=5, description="Lines per window for files no parser covers.")
     window_overlap: int = Field(10, ge=0, description="Lines shared by consecutive windows.")
     max_span_lines: int = Field(

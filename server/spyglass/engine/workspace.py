@@ -22,6 +22,7 @@ from .errors import IndexCorrupt, OutsideWorkspace
 from .indexer import Indexer, IndexReport, ProgressFn
 from .lock import WriterLock
 from .parsing import parse_spans, split_lines
+from .rerank import CrossEncoderReranker
 from .search import Searcher, SearchFilters
 from .settings import Settings, load_settings
 from .spans import parse_span_id
@@ -90,6 +91,8 @@ class Workspace:
         )
         self.lock = WriterLock(db_path.parent / "writer.lock")
         self.vector_cache = VectorCache(store) if memory_vectors else None
+        reranker = CrossEncoderReranker(settings.reranker, settings.threads) if settings.reranker else None
+        self.searcher = Searcher(store, self.embedder, self.vector_cache, reranker)
         self.buffers: dict[str, str] = {}  # unsaved editor text by path, newer than the disk
 
     # -- opening ---------------------------------------------------------------------------------
@@ -213,7 +216,7 @@ class Workspace:
         kwargs: dict[str, Any] = {"cut": cut, "max_tokens": max_tokens}
         if min_score is not None:
             kwargs["min_score"] = min_score
-        outcome = Searcher(self.store, self.embedder, self.vector_cache).search(query, k=k, filters=filters, **kwargs)
+        outcome = self.searcher.search(query, k=k, filters=filters, **kwargs)
         index = self.freshness()
         index["mode"] = outcome.mode
         if outcome.note:
