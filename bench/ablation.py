@@ -9,6 +9,7 @@ corpora and index in DIR are shared, so after the first run nothing is embedded 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 from pathlib import Path
 
@@ -18,65 +19,61 @@ from spyglass.evaluation.report import format_table, write_report
 from spyglass.evaluation.runner import EvalConfig, run
 
 BASE = {
-    "WEIGHTS": dict(search.WEIGHTS),
-    "LEXICAL_ONLY_WEIGHTS": dict(search.LEXICAL_ONLY_WEIGHTS),
+    "LONG": search.LONG,
+    "SHORT": search.SHORT,
     "TEST_PRIOR": search.TEST_PRIOR,
     "FILE_HEADS": search.FILE_HEADS,
     "PROSE_PRIOR": search.PROSE_PRIOR,
     "QUERY_VECTORS": search.QUERY_VECTORS,
     "MENTIONED_FILES": search.MENTIONED_FILES,
-    "FILE_CONTEXT": search.FILE_CONTEXT,
     "FUSION": search.FUSION,
-    "RELATIVE_FLOOR": search.RELATIVE_FLOOR,
+    "GAP_CUT": search.GAP_CUT,
     "USE_PHRASES": query.USE_PHRASES,
 }
-NO_PATH = {**search.WEIGHTS, "path": 0.0}
+
+
+def _profile(which: str, /, file_context: float | None = None, **weights: float) -> dict:
+    """A patch of one profile ("LONG" or "SHORT"): some weights (both with and without vectors) changed."""
+    p = BASE[which]
+    return {
+        which: dataclasses.replace(
+            p,
+            weights={**p.weights, **weights},
+            lexical_weights={**p.lexical_weights, **{k: v for k, v in weights.items() if k != "vector"}},
+            file_context=p.file_context if file_context is None else file_context,
+        )
+    }
+
+
+def _both(file_context: float | None = None, **weights: float) -> dict:
+    return {**_profile("LONG", file_context, **weights), **_profile("SHORT", file_context, **weights)}
+
+
+ONLY = {"vector": 0.0, "lexical": 0.0, "file": 0.0, "name": 0.0, "path": 0.0, "title": 0.0}
 CONFIGS = {
     "current": {},
-    "no file signal": {
-        "WEIGHTS": {"vector": 0.55, "lexical": 0.30, "file": 0.0, "name": 0.15},
-        "LEXICAL_ONLY_WEIGHTS": {"vector": 0.0, "lexical": 0.70, "file": 0.0, "name": 0.30},
-        "FILE_HEADS": 0,
-    },
+    "no path signal": {**_both(path=0.0), "MENTIONED_FILES": 0},
+    "no file signal": {**_both(file=0.0), "FILE_HEADS": 0},
+    "no file context": _profile("LONG", file_context=0.0),
+    "file context 0.5": _profile("LONG", file_context=0.5),
     "no test prior": {"TEST_PRIOR": 1.0},
-    "no path signal": {"WEIGHTS": NO_PATH, "MENTIONED_FILES": 0},
+    "prose prior 0.7": {"PROSE_PRIOR": 0.7},
+    "prose prior 0.35": {"PROSE_PRIOR": 0.35},
+    "no identifier phrases": {"USE_PHRASES": False},
+    "rrf fusion": {"FUSION": "rrf"},
+    "no gap cut": {"GAP_CUT": None},
     "query vectors: max over chunks": {"QUERY_VECTORS": "max"},
     "query vectors: mean of chunks": {"QUERY_VECTORS": "mean"},
-    "file context 0.3": {"FILE_CONTEXT": 0.3},
-    "file context 0.5": {"FILE_CONTEXT": 0.5},
-    "rrf fusion": {"FUSION": "rrf"},
-    "no identifier phrases": {"USE_PHRASES": False},
-    "prose prior 0.5": {"PROSE_PRIOR": 0.5},
-    "title signal 0.15": {
-        "WEIGHTS": {**search.WEIGHTS, "title": 0.15},
-        "LEXICAL_ONLY_WEIGHTS": {**search.LEXICAL_ONLY_WEIGHTS, "title": 0.15},
-    },
-    "title signal 0.3": {
-        "WEIGHTS": {**search.WEIGHTS, "title": 0.3},
-        "LEXICAL_ONLY_WEIGHTS": {**search.LEXICAL_ONLY_WEIGHTS, "title": 0.3},
-    },
-    "prose prior 0.35": {"PROSE_PRIOR": 0.35},
-    "prose prior 0.7": {"PROSE_PRIOR": 0.7},
-    "prose 0.7, tests 0.7": {"PROSE_PRIOR": 0.7, "TEST_PRIOR": 0.7},
-    "prose 0.7, tests 0.7, no file signal": {
-        "PROSE_PRIOR": 0.7,
-        "TEST_PRIOR": 0.7,
-        "WEIGHTS": {"vector": 0.55, "lexical": 0.30, "file": 0.0, "name": 0.15},
-        "LEXICAL_ONLY_WEIGHTS": {"vector": 0.0, "lexical": 0.70, "file": 0.0, "name": 0.30},
-        "FILE_HEADS": 0,
-    },
-    "vector weight 0.45": {"WEIGHTS": {"vector": 0.45, "lexical": 0.25, "file": 0.15, "name": 0.15}},
-    "vector weight 0.15": {"WEIGHTS": {"vector": 0.15, "lexical": 0.40, "file": 0.22, "name": 0.23}},
-    "vectors only": {"WEIGHTS": {"vector": 1.0, "lexical": 0.0, "file": 0.0, "name": 0.0}, "FILE_HEADS": 0},
-    "lexical only": {"WEIGHTS": {"vector": 0.0, "lexical": 1.0, "file": 0.0, "name": 0.0}, "FILE_HEADS": 0},
-    "file signal only": {
-        "WEIGHTS": {"vector": 0.0, "lexical": 0.0, "file": 1.0, "name": 0.0},
-        "LEXICAL_ONLY_WEIGHTS": {"vector": 0.0, "lexical": 0.0, "file": 1.0, "name": 0.0},
-    },
-    "file-heavy": {
-        "WEIGHTS": {"vector": 0.35, "lexical": 0.15, "file": 0.40, "name": 0.10},
-        "LEXICAL_ONLY_WEIGHTS": {"vector": 0.0, "lexical": 0.25, "file": 0.60, "name": 0.15},
-    },
+    "title signal 0.15": _profile("LONG", title=0.15),
+    "long: vector 0.45": _profile("LONG", vector=0.45),
+    "long: vector 0.15": _profile("LONG", vector=0.15),
+    "short: vector 0.35": _profile("SHORT", vector=0.35),
+    "short: vector 0.65": _profile("SHORT", vector=0.65),
+    "short: file 0.2, context 0.3": _profile("SHORT", file=0.2, file_context=0.3),
+    "one profile (long for all)": {"SHORT": search.LONG},
+    "vectors only": {**_both(0.0, **{**ONLY, "vector": 1.0}), "FILE_HEADS": 0, "MENTIONED_FILES": 0},
+    "lexical only": {**_both(0.0, **{**ONLY, "lexical": 1.0}), "FILE_HEADS": 0, "MENTIONED_FILES": 0},
+    "file signal only": _both(0.0, **{**ONLY, "file": 1.0}),
 }
 
 
@@ -88,6 +85,7 @@ def main() -> None:
     ap.add_argument("--only", action="append", default=[])
     ap.add_argument("--out", type=Path, help="folder for one JSON report per configuration")
     ap.add_argument("--no-embed", action="store_true", help="lexical signals only")
+    ap.add_argument("--query-part", choices=("full", "title"), default="full", help="title: first lines only")
     args = ap.parse_args()
     repos = {r for r in args.repos.split(",") if r} or None
     queries = from_swebench(args.queries, repos=repos)
@@ -98,7 +96,7 @@ def main() -> None:
         for key, value in {**BASE, **patch}.items():
             setattr(search if hasattr(search, key) else query, key, value)
         overrides = {"embed": False} if args.no_embed else {}
-        report = run(queries, EvalConfig(work=args.work.resolve(), overrides=overrides))
+        report = run(queries, EvalConfig(work=args.work.resolve(), overrides=overrides, query_part=args.query_part))
         rows[name] = report["systems"]["spyglass"]
         rows.setdefault("bm25 control", report["systems"]["bm25 control"])
         if args.out:

@@ -39,6 +39,13 @@ def test_confident_keeps_scores_over_both_floors():
     assert confident(scored, min_score=0.6, relative_floor=0.0) == [(0.9, "a")]
 
 
+def test_confident_stops_at_a_gap_between_groups():
+    scored = [(0.9, "a"), (0.85, "b"), (0.6, "c"), (0.58, "d")]
+    assert confident(scored, min_score=0.2, relative_floor=0.45, gap=0.15) == [(0.9, "a"), (0.85, "b")]
+    assert confident(scored, min_score=0.2, relative_floor=0.45, gap=0.3) == scored
+    assert confident(scored, min_score=0.2, relative_floor=0.45) == scored
+
+
 def test_confident_can_answer_nothing():
     assert confident([(0.1, "a"), (0.05, "b")], min_score=0.2, relative_floor=0.45) == []
     assert confident([], min_score=0.2, relative_floor=0.45) == []

@@ -57,8 +57,9 @@ def test_index_search_and_incremental_updates_with_the_model(polyglot: Path):
             "score",
             "snippet",
             "why",
+            "file_matches",
         }
-        assert 0 < hit["score"] <= 1 and hit["start_line"] <= hit["end_line"]
+        assert 0 < hit["score"] <= 1 and hit["start_line"] <= hit["end_line"] and hit["file_matches"] >= 1
 
         # nothing changed: no parsing, no embedding
         again = ws.index()

@@ -37,6 +37,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         metavar="KEY=VALUE",
         help="an engine setting for this run, e.g. embed_text=summary or embed_max_tokens=128 (repeatable)",
     )
+    r.add_argument(
+        "--query-part",
+        choices=("full", "title"),
+        default="full",
+        help="search with the whole query (default) or only its first line: short queries with the same gold",
+    )
     r.add_argument("--out", type=Path, help="write the JSON report here")
     r.add_argument("--published", action="store_true", help="add the published Lite-274 rows to the table")
 
@@ -89,6 +95,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         mirrors=args.mirrors,
         k=args.k,
         overrides=_overrides(args.set, args.no_embed),
+        query_part=args.query_part,
     )
 
     def progress(done: int, total: int, q: EvalQuery, scores: dict) -> None:

@@ -73,6 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--max-tokens", type=int, default=None, help="at most this many tokens (estimated) of results in all"
     )
+    p.add_argument("--per-file", type=int, default=None, help="at most this many results from one file (default 3)")
+    p.add_argument("--files", action="store_true", help="rank files: one result per file, its best span")
     p.add_argument("--model", default=None, help=argparse.SUPPRESS)
 
     p = sub.add_parser("span", help="print the current text of a span by its ID")
@@ -132,9 +134,19 @@ def cmd_search(args: argparse.Namespace) -> int:
         raise UsageError("-k must be at least 1")
     if args.max_tokens is not None and args.max_tokens < 1:
         raise UsageError("--max-tokens must be at least 1")
+    if args.per_file is not None and args.per_file < 1:
+        raise UsageError("--per-file must be at least 1")
+    per_file = 1 if args.files else args.per_file
     filters = SearchFilters(globs=args.glob, languages=args.language, kinds=args.kind)
     with Workspace.open(_root(args), db=args.db, overrides=_overrides(args)) as ws:
-        result = ws.search(args.query, k=args.k, filters=filters, min_score=args.min_score, max_tokens=args.max_tokens)
+        result = ws.search(
+            args.query,
+            k=args.k,
+            filters=filters,
+            min_score=args.min_score,
+            max_tokens=args.max_tokens,
+            per_file=per_file,
+        )
     if args.json:
         render.emit_json(result)
     else:

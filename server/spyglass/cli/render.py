@@ -99,10 +99,13 @@ def search_results(result: dict) -> None:
         out.print(
             f"[bold]{i}. {escape(symbol)}[/] [dim]{h['kind']}[/]  "
             f"[cyan]{escape(h['path'])}:{h['start_line']}[/]  score {h['score']:.2f}"
+            + (f"  [dim]+{h['file_matches'] - 1} more in this file[/]" if h.get("file_matches", 1) > 1 else "")
         )
         for line in h["snippet"].splitlines()[:6]:
             out.print(f"    [dim]{escape(line[:160])}[/]")
         out.print(f"    [dim]id {escape(h['id'])}[/]")
+    if result.get("truncated"):
+        out.print("[dim]… more results were left out to honour --max-tokens[/]")
     note = f" ({index['note']})" if index.get("note") else ""
     out.print(
         f"[dim]{index['mode']} search over {index['spans']} spans, "

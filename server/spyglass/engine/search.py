@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import logging
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -27,9 +28,29 @@ from .vectors import VectorCache
 
 log = logging.getLogger(__name__)
 
-# chosen by spyglass eval (docs/quality.md)
-WEIGHTS = {"vector": 0.25, "lexical": 0.35, "file": 0.20, "name": 0.20, "path": 0.20, "title": 0.0}
-LEXICAL_ONLY_WEIGHTS = {"vector": 0.0, "lexical": 0.45, "file": 0.30, "name": 0.25, "path": 0.20, "title": 0.0}
+
+@dataclass(frozen=True)
+class Profile:
+    """How signals are weighed for one kind of query (weights chosen by spyglass eval, docs/quality.md)."""
+
+    weights: dict[str, float]  # with vectors
+    lexical_weights: dict[str, float]  # when there is no query vector (no model, nothing embedded yet)
+    file_context: float  # share of a span's score that comes from its file's best candidates
+
+
+# a pasted issue or traceback: its words spread over the file to fix, so file-level evidence counts
+LONG = Profile(
+    weights={"vector": 0.25, "lexical": 0.35, "file": 0.20, "name": 0.20, "path": 0.20, "title": 0.0},
+    lexical_weights={"vector": 0.0, "lexical": 0.45, "file": 0.30, "name": 0.25, "path": 0.20, "title": 0.0},
+    file_context=0.3,
+)
+# a few words or a name: the span itself must match
+SHORT = Profile(
+    weights={"vector": 0.50, "lexical": 0.25, "file": 0.05, "name": 0.20, "path": 0.20},
+    lexical_weights={"vector": 0.0, "lexical": 0.55, "file": 0.10, "name": 0.35, "path": 0.20},
+    file_context=0.0,
+)
+LONG_QUERY_TERMS = 12  # a query with more content words than this is long
 QUERY_VECTORS = "whole"  # "whole": embed the query as one text; "max"/"mean": pool over its chunks
 MENTIONED_FILES = 20  # files named in the query (a traceback, a path) join the candidates
 FILE_HEADS = 20  # the best whole-file matches join the candidates through their module span
@@ -39,10 +60,10 @@ BM25_COLUMNS = (4.0, 2.0, 1.5, 1.0, 0.7)  # name, path, doc, body, terms
 CANDIDATES = 100
 MIN_SCORE = 0.20
 RELATIVE_FLOOR = 0.45  # drop results scoring below this fraction of the best one
+GAP_CUT = 0.15  # stop at a drop of more than this between neighbouring results
 COMMON_TERM_FRACTION = 0.5  # BM25's IDF is <= 0 for a term in over half the documents
 PER_FILE = 3
 SNIPPET_LINES = 8
-FILE_CONTEXT = 0.3  # share of a span's score that comes from its file's best candidates
 FILE_CONTEXT_SPANS = 3
 RERANK_TOP = 30  # how many of the best results a configured re-ranker reads
 RERANK_WEIGHT = 0.5
@@ -79,6 +100,7 @@ class SearchHit:
     score: float
     snippet: str
     why: dict
+    file_matches: int = 1  # spans of this file that passed the confidence cut (>1: more to read there)
 
 
 @dataclass
@@ -89,7 +111,7 @@ class SearchOutcome:
     truncated: bool = False  # results were left out or shortened to honour max_tokens
 
 
-def _with_file_context(scored: list[tuple[float, StoredSpan]]) -> list[tuple[float, StoredSpan]]:
+def _with_file_context(scored: list[tuple[float, StoredSpan]], share: float) -> list[tuple[float, StoredSpan]]:
     """Blend each span's score with the mean of its file's best ``FILE_CONTEXT_SPANS`` scores: evidence
     spread over several spans of one file makes each of them more likely to matter."""
     by_file: dict[str, list[float]] = {}
@@ -98,7 +120,7 @@ def _with_file_context(scored: list[tuple[float, StoredSpan]]) -> list[tuple[flo
     context = {
         path: sum(sorted(v, reverse=True)[:FILE_CONTEXT_SPANS]) / FILE_CONTEXT_SPANS for path, v in by_file.items()
     }
-    return [((1 - FILE_CONTEXT) * score + FILE_CONTEXT * context[span.path], span) for score, span in scored]
+    return [((1 - share) * score + share * context[span.path], span) for score, span in scored]
 
 
 class Searcher:
@@ -180,25 +202,28 @@ class Searcher:
         min_score: float = MIN_SCORE,
         cut: bool = True,
         max_tokens: int | None = None,
+        per_file: int = PER_FILE,
     ) -> SearchOutcome:
-        """Ranked spans, best first, at most ``k`` and at most ``max_tokens`` (estimated) in all.
+        """Ranked spans, best first, at most ``k``, at most ``per_file`` from one file (1: a ranking of files,
+        each by its best span) and at most ``max_tokens`` (estimated) in all.
 
         ``cut=False`` returns the whole ranking (no floor, no per-file limit): for evaluation."""
         filters = filters or SearchFilters()
         q = parse_query(query)
+        profile = LONG if len(q.terms) > LONG_QUERY_TERMS else SHORT
         vector, note = self._query_vector(q)
         signals = self._gather(q, vector, filters)
         spans = self.store.spans_by_rowid(list(signals))
         signals = {rowid: sig for rowid, sig in signals.items() if rowid in spans and filters.accepts(spans[rowid])}
-        weights = WEIGHTS if vector is not None else LEXICAL_ONLY_WEIGHTS
+        weights = profile.weights if vector is not None else profile.lexical_weights
         fused = fuse(signals, weights, FUSION)
         scored = []
         for rowid, score in fused.items():
             span = spans[rowid]
             score *= prior(is_test_path(span.path), is_code(span.language), TEST_PRIOR, PROSE_PRIOR)
             scored.append((score, span))
-        if FILE_CONTEXT:
-            scored = _with_file_context(scored)
+        if profile.file_context:
+            scored = _with_file_context(scored, profile.file_context)
         scored.sort(key=lambda t: (-t[0], t[1].path, t[1].start_line))
         if self.reranker is not None and scored:
             try:
@@ -207,10 +232,12 @@ class Searcher:
             except ModelLoadError as e:
                 note = f"{note}; {e}" if note else str(e)
         if cut:
-            scored = confident(scored, min_score=min_score, relative_floor=RELATIVE_FLOOR)
-            scored = diverse(scored, key=lambda t: t[1].path, per_key=PER_FILE, limit=k)
+            scored = confident(scored, min_score=min_score, relative_floor=RELATIVE_FLOOR, gap=GAP_CUT)
+        matches = Counter(span.path for _, span in scored)
+        if cut:
+            scored = diverse(scored, key=lambda t: t[1].path, per_key=per_file, limit=k)
         terms = set(q.terms)
-        hits = [self._hit(span, score, signals[span.rowid], terms) for score, span in scored[:k]]
+        hits = [self._hit(span, score, signals[span.rowid], terms, matches[span.path]) for score, span in scored[:k]]
         truncated = False
         if max_tokens is not None:
             hits, truncated = fit_budget(hits, max_tokens, terms)
@@ -233,7 +260,7 @@ class Searcher:
             if best < 0:
                 for rowid, rank in hits:
                     signals.setdefault(rowid, {})["lexical"] = float(rank) / best
-            if q.title_terms and WEIGHTS.get("title"):
+            if q.title_terms and LONG.weights.get("title"):
                 hits = self.store.fts(q.fts_title_match, pool, BM25_COLUMNS)
                 best = min((r for _, r in hits), default=0.0)
                 if best < 0:
@@ -263,7 +290,7 @@ class Searcher:
         return signals
 
     @staticmethod
-    def _hit(span: StoredSpan, score: float, sig: dict[str, float], terms: set[str]) -> SearchHit:
+    def _hit(span: StoredSpan, score: float, sig: dict[str, float], terms: set[str], file_matches: int) -> SearchHit:
         matched = sorted({w for w in words(span.text + " " + span.qualname) if w in terms})[:12]
         return SearchHit(
             id=span.span_id,
@@ -276,4 +303,5 @@ class Searcher:
             score=round(score, 4),
             snippet=best_lines(span.text, terms, SNIPPET_LINES),
             why={"signals": {name: round(v, 4) for name, v in sig.items()}, "terms": matched},
+            file_matches=file_matches,
         )

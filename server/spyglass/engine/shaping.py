@@ -29,13 +29,20 @@ def confident(
     *,
     min_score: float,
     relative_floor: float,
+    gap: float | None = None,
 ) -> list[tuple[float, T]]:
     """The head of a best-first ranking worth showing: scores at or above an absolute floor and at or above
-    ``relative_floor`` times the best score. May be empty: no answer beats a wrong one."""
+    ``relative_floor`` times the best score, stopping at the first drop of more than ``gap`` between
+    neighbours (a clear group of answers, then noise). May be empty: no answer beats a wrong one."""
     if not scored:
         return []
     floor = max(min_score, scored[0][0] * relative_floor)
-    return [item for item in scored if item[0] >= floor]
+    out: list[tuple[float, T]] = []
+    for item in scored:
+        if item[0] < floor or (gap is not None and out and out[-1][0] - item[0] > gap):
+            break
+        out.append(item)
+    return out
 
 
 def diverse(items: Iterable[T], key: Callable[[T], str], per_key: int, limit: int) -> list[T]:

@@ -207,15 +207,18 @@ class Workspace:
         min_score: float | None = None,
         cut: bool = True,
         max_tokens: int | None = None,
+        per_file: int | None = None,
     ) -> dict:
         """Ranked spans for ``query`` plus the index's freshness, as plain data (the JSON contract).
 
         ``max_tokens`` bounds the estimated tokens of all results together (``truncated`` says whether it
-        cut something). ``cut=False`` keeps the whole ranking (no confidence floor, no per-file limit), for
-        evaluation."""
+        cut something); ``per_file`` bounds the results from one file (1 ranks files by their best span).
+        ``cut=False`` keeps the whole ranking (no confidence floor, no per-file limit), for evaluation."""
         kwargs: dict[str, Any] = {"cut": cut, "max_tokens": max_tokens}
         if min_score is not None:
             kwargs["min_score"] = min_score
+        if per_file is not None:
+            kwargs["per_file"] = per_file
         outcome = self.searcher.search(query, k=k, filters=filters, **kwargs)
         index = self.freshness()
         index["mode"] = outcome.mode

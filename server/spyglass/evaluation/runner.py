@@ -37,6 +37,7 @@ class EvalConfig:
     k: int = 50  # spans retrieved per query (before the roll-up)
     token_k: int = 5  # "what would the top results cost an agent": tokens of this many results
     cut_k: int = 10  # the default answer (confidence cut on) is measured at this k
+    query_part: str = "full"  # "title": only the first line of each query (short queries from the same set)
     overrides: dict[str, Any] = field(default_factory=dict)  # engine settings (e.g. {"embed": False})
 
 
@@ -70,6 +71,15 @@ def _groups(queries: list[EvalQuery], config: EvalConfig) -> list[tuple[Path, Pa
     return groups
 
 
+def query_text(query: str, part: str) -> str:
+    """The text searched for: the whole query, or its first non-empty line (an issue's title)."""
+    if part == "full":
+        return query
+    if part == "title":
+        return next((line.strip() for line in query.splitlines() if line.strip()), query)
+    raise ValueError(f"unknown query part {part!r} (use 'full' or 'title')")
+
+
 def _tokens(results: list[dict], n: int) -> float:
     return sum(len(r["snippet"]) + len(r["path"]) + len(r["symbol"]) for r in results[:n]) / CHARS_PER_TOKEN
 
@@ -100,9 +110,10 @@ def run(
                 embedded += report.texts_embedded
 
                 t = time.perf_counter()
-                result = ws.search(q.query, k=config.k, cut=False)
+                text = query_text(q.query, config.query_part)
+                result = ws.search(text, k=config.k, cut=False)
                 hits = result["results"]
-                answer = ws.search(q.query, k=config.cut_k)["results"]
+                answer = ws.search(text, k=config.cut_k)["results"]
                 timing["search"] += time.perf_counter() - t
                 ours = score_instance(
                     q.id,
@@ -115,7 +126,7 @@ def run(
                 t = time.perf_counter()
                 with BM25Files() as bm25:
                     bm25.build(folder, control_files([f.path for f in discover(folder, ws.settings).files]))
-                    files = bm25.search(q.query, config.k)
+                    files = bm25.search(text, config.k)
                 timing["bm25"] += time.perf_counter() - t
                 control = score_instance(q.id, q.gold, [RetrievedSpan(p, "", "file") for p in files])
                 for metric in control.values:  # the control ranks whole files: no module or function level
