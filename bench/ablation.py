@@ -49,7 +49,7 @@ def _both(file_context: float | None = None, **weights: float) -> dict:
     return {**_profile("LONG", file_context, **weights), **_profile("SHORT", file_context, **weights)}
 
 
-ONLY = {"vector": 0.0, "lexical": 0.0, "file": 0.0, "name": 0.0, "path": 0.0, "title": 0.0}
+ONLY = {"vector": 0.0, "lexical": 0.0, "file": 0.0, "name": 0.0, "path": 0.0, "title": 0.0, "title_vector": 0.0}
 CONFIGS = {
     "current": {},
     "no path signal": {**_both(path=0.0), "MENTIONED_FILES": 0},
@@ -65,6 +65,9 @@ CONFIGS = {
     "query vectors: max over chunks": {"QUERY_VECTORS": "max"},
     "query vectors: mean of chunks": {"QUERY_VECTORS": "mean"},
     "title signal 0.15": _profile("LONG", title=0.15),
+    "title signal 0.3": _profile("LONG", title=0.3),
+    "title 0.15, title vector 0.15": _profile("LONG", title=0.15, title_vector=0.15),
+    "title 0.15, title vector 0.3": _profile("LONG", title=0.15, title_vector=0.3),
     "long: vector 0.45": _profile("LONG", vector=0.45),
     "long: vector 0.15": _profile("LONG", vector=0.15),
     "short: vector 0.35": _profile("SHORT", vector=0.35),

@@ -42,7 +42,8 @@ class ParsedQuery:
     paths: list[str] = field(default_factory=list)  # file paths or file names mentioned
     path_weights: dict[str, float] = field(default_factory=dict)  # < 1 for outer stack frames
     phrases: list[str] = field(default_factory=list)  # multi-word identifiers as FTS phrases ("parse config")
-    title_terms: list[str] = field(default_factory=list)  # a long query's first line: its gist
+    title: str = ""  # a query's first line, when it has several: its gist (an issue's title)
+    title_terms: list[str] = field(default_factory=list)
 
     @property
     def fts_title_match(self) -> str:
@@ -105,6 +106,7 @@ def parse_query(text: str) -> ParsedQuery:
         counts[w] = counts.get(w, 0) + 1
     lines = [line for line in text.splitlines() if line.strip()]
     if len(lines) > 1:
+        q.title = lines[0].strip()
         title = list(dict.fromkeys(_content_words(lines[0])))
         q.title_terms = [t.replace('"', "") for t in title][:MAX_TERMS] if len(title) > 1 else []
     # identifiers and their parts first, then the rest by frequency in the query

@@ -136,23 +136,28 @@ class Searcher:
         self.vectors = vectors  # an in-memory copy for warm processes; None: sqlite-vec's scan
         self.reranker = reranker
 
-    def _query_vector(self, q: ParsedQuery) -> tuple[np.ndarray | None, str | None]:
-        """One query vector, or one per chunk of a long query (rows); None and why when there is none."""
+    def _query_vectors(self, q: ParsedQuery, profile: Profile) -> tuple[dict[str, np.ndarray], str | None]:
+        """The query's vectors by signal: ``vector`` (one row, or one per chunk of a long query) and, if the
+        profile weighs it, ``title_vector`` for the first line; empty and why when there are none."""
         if self.embedder is None:
-            return None, "embeddings are off"
+            return {}, "embeddings are off"
         if not self.store.has_vectors() or self.store.get_meta("model_id") is None:
             why = self.store.get_meta("model_error")
-            return None, f"no span is embedded yet ({why})" if why else "no span is embedded yet"
+            return {}, f"no span is embedded yet ({why})" if why else "no span is embedded yet"
         if self.store.get_meta("model_id") != self.embedder.model_id:
-            return None, f"the index was embedded with {self.store.get_meta('model_id')}, not {self.embedder.model_id}"
+            return {}, f"the index was embedded with {self.store.get_meta('model_id')}, not {self.embedder.model_id}"
         texts = [q.text] if QUERY_VECTORS == "whole" else query_chunks(q.text)
+        with_title = bool(q.title and profile.weights.get("title_vector"))
         try:
-            vectors = self.embedder.encode(texts)
+            encoded = self.embedder.encode([*texts, q.title] if with_title else texts)
         except ModelLoadError as e:
-            return None, str(e)
-        if QUERY_VECTORS == "mean" and len(vectors) > 1:
-            mean = vectors.mean(axis=0)
-            vectors = mean / (np.linalg.norm(mean) or 1.0)
+            return {}, str(e)
+        vectors = {"vector": encoded[: len(texts)]}
+        if QUERY_VECTORS == "mean" and len(texts) > 1:
+            mean = vectors["vector"].mean(axis=0)
+            vectors["vector"] = mean / (np.linalg.norm(mean) or 1.0)
+        if with_title:
+            vectors["title_vector"] = encoded[-1]
         return vectors, None
 
     def _mentioned_files(self, paths: dict[str, float]) -> dict[str, float]:
@@ -211,11 +216,11 @@ class Searcher:
         filters = filters or SearchFilters()
         q = parse_query(query)
         profile = LONG if len(q.terms) > LONG_QUERY_TERMS else SHORT
-        vector, note = self._query_vector(q)
-        signals = self._gather(q, vector, filters)
+        vectors, note = self._query_vectors(q, profile)
+        signals = self._gather(q, vectors, filters, profile)
         spans = self.store.spans_by_rowid(list(signals))
         signals = {rowid: sig for rowid, sig in signals.items() if rowid in spans and filters.accepts(spans[rowid])}
-        weights = profile.weights if vector is not None else profile.lexical_weights
+        weights = profile.weights if vectors else profile.lexical_weights
         fused = fuse(signals, weights, FUSION)
         scored = []
         for rowid, score in fused.items():
@@ -241,17 +246,19 @@ class Searcher:
         truncated = False
         if max_tokens is not None:
             hits, truncated = fit_budget(hits, max_tokens, terms)
-        mode = "hybrid" if vector is not None else "lexical"
+        mode = "hybrid" if vectors else "lexical"
         return SearchOutcome(hits=hits, mode=mode, note=note, truncated=truncated)
 
-    def _gather(self, q: ParsedQuery, vector: np.ndarray | None, filters: SearchFilters) -> dict[int, dict[str, float]]:
+    def _gather(
+        self, q: ParsedQuery, vectors: dict[str, np.ndarray], filters: SearchFilters, profile: Profile
+    ) -> dict[int, dict[str, float]]:
         """Candidate spans (by rowid) with each retriever's signal on a 0..1 scale."""
         pool = CANDIDATES * (5 if filters.active else 1)
         signals: dict[int, dict[str, float]] = {}
-        if vector is not None:
+        for name, vector in vectors.items():
             nearest = self.vectors.knn(vector, pool) if self.vectors is not None else self.store.knn(vector, pool)
             for rowid, distance in nearest:
-                signals.setdefault(rowid, {})["vector"] = max(0.0, 1.0 - float(distance))
+                signals.setdefault(rowid, {})[name] = max(0.0, 1.0 - float(distance))
         q.terms = self._telling_terms(q.terms)
         file_scores: dict[str, float] = {}
         if q.terms:
@@ -260,7 +267,7 @@ class Searcher:
             if best < 0:
                 for rowid, rank in hits:
                     signals.setdefault(rowid, {})["lexical"] = float(rank) / best
-            if q.title_terms and LONG.weights.get("title"):
+            if q.title_terms and (profile.weights if vectors else profile.lexical_weights).get("title"):
                 hits = self.store.fts(q.fts_title_match, pool, BM25_COLUMNS)
                 best = min((r for _, r in hits), default=0.0)
                 if best < 0:
