@@ -40,8 +40,8 @@ class Profile:
 
 # a pasted issue or traceback: its words spread over the file to fix, so file-level evidence counts
 LONG = Profile(
-    weights={"vector": 0.25, "lexical": 0.35, "file": 0.20, "name": 0.20, "path": 0.20, "title": 0.0},
-    lexical_weights={"vector": 0.0, "lexical": 0.45, "file": 0.30, "name": 0.25, "path": 0.20, "title": 0.0},
+    weights={"vector": 0.25, "lexical": 0.35, "file": 0.20, "name": 0.20, "path": 0.20, "title": 0.2},
+    lexical_weights={"vector": 0.0, "lexical": 0.45, "file": 0.30, "name": 0.25, "path": 0.20, "title": 0.2},
     file_context=0.3,
 )
 # a few words or a name: the span itself must match
