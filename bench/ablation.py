@@ -28,6 +28,8 @@ BASE = {
     "MENTIONED_FILES": search.MENTIONED_FILES,
     "FUSION": search.FUSION,
     "GAP_CUT": search.GAP_CUT,
+    "SIDE_AS_PROSE": search.SIDE_AS_PROSE,
+    "NAME_SHARING": search.NAME_SHARING,
     "USE_PHRASES": query.USE_PHRASES,
 }
 
@@ -57,6 +59,9 @@ CONFIGS = {
     "no file context": _profile("LONG", file_context=0.0),
     "file context 0.5": _profile("LONG", file_context=0.5),
     "no test prior": {"TEST_PRIOR": 1.0},
+    "test prior 0.5": {"TEST_PRIOR": 0.5},
+    "docs/examples folders as prose": {"SIDE_AS_PROSE": True},
+    "shared names weigh less": {"NAME_SHARING": True},
     "prose prior 0.7": {"PROSE_PRIOR": 0.7},
     "prose prior 0.35": {"PROSE_PRIOR": 0.35},
     "no identifier phrases": {"USE_PHRASES": False},

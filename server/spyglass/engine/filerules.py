@@ -512,3 +512,13 @@ def is_test_path(path: str) -> bool:
         return True
     name = parts[-1]
     return any(fnmatch.fnmatchcase(name, pattern) for pattern in TEST_FILE_PATTERNS)
+
+
+SIDE_DIR_NAMES = frozenset({"doc", "docs", "example", "examples", "demo", "demos", "sample", "samples", "benchmarks"})
+
+
+def is_side_path(path: str) -> bool:
+    """Whether ``path`` lies in a folder of documentation, examples, demos or benchmarks (by name, anywhere
+    on the path): code there illustrates the project rather than implementing it."""
+    parts = PurePosixPath(path.replace("\\", "/").lower()).parts
+    return any(p in SIDE_DIR_NAMES for p in parts[:-1])

@@ -16,7 +16,7 @@ import numpy as np
 
 from .embedding import Embedder
 from .errors import ModelLoadError
-from .filerules import is_test_path
+from .filerules import is_side_path, is_test_path
 from .fusion import fuse, prior
 from .languages import is_code
 from .query import ParsedQuery, parse_query, query_chunks
@@ -56,6 +56,8 @@ MENTIONED_FILES = 20  # files named in the query (a traceback, a path) join the 
 FILE_HEADS = 20  # the best whole-file matches join the candidates through their module span
 TEST_PRIOR = 0.7  # tests rank below the code they test, all else equal (path conventions, any language)
 PROSE_PRIOR = 0.5  # docs, config and other text rank below code, all else equal
+NAME_SHARING = False  # a name defined n times gives each definition 1/sqrt(n)
+SIDE_AS_PROSE = False  # code in doc/, examples/, demo/, benchmarks/ folders counts as prose for the prior
 BM25_COLUMNS = (4.0, 2.0, 1.5, 1.0, 0.7)  # name, path, doc, body, terms
 CANDIDATES = 100
 MIN_SCORE = 0.20
@@ -225,7 +227,8 @@ class Searcher:
         scored = []
         for rowid, score in fused.items():
             span = spans[rowid]
-            score *= prior(is_test_path(span.path), is_code(span.language), TEST_PRIOR, PROSE_PRIOR)
+            code = is_code(span.language) and not (SIDE_AS_PROSE and is_side_path(span.path))
+            score *= prior(is_test_path(span.path), code, TEST_PRIOR, PROSE_PRIOR)
             scored.append((score, span))
         if profile.file_context:
             scored = _with_file_context(scored, profile.file_context)
@@ -279,9 +282,17 @@ class Searcher:
                 file_scores = {path: float(rank) / best for path, rank in files}
         if q.identifiers:
             wanted = {i.lower() for i in q.identifiers}
-            for span in self.store.spans_by_name(q.identifiers, limit=pool):
-                exact = span.qualname.lower() in wanted or span.name.lower() in wanted
-                signals.setdefault(span.rowid, {})["name"] = 1.0 if exact else 0.5
+            named = self.store.spans_by_name(q.identifiers, limit=pool)
+            sharing = Counter(span.name.lower() for span in named)
+            for span in named:
+                if "." in span.qualname and span.qualname.lower() in wanted:
+                    value = 1.0  # a qualified name (Class.method) names one definition
+                elif span.name.lower() in wanted or span.qualname.lower() in wanted:
+                    # a bare name several definitions share is weaker evidence for each
+                    value = 1.0 / sharing[span.name.lower()] ** 0.5 if NAME_SHARING else 1.0
+                else:
+                    value = 0.5
+                signals.setdefault(span.rowid, {})["name"] = value
         mentioned = self._mentioned_files(q.path_weights) if q.paths else {}
 
         # the best files of the file-level signals join the candidates through their first span
