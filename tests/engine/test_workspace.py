@@ -303,3 +303,27 @@ def test_files_named_in_a_traceback_are_found_by_their_path_suffix(tmp_path: Pat
     assert first["src/shop/pricing.py"]["why"]["signals"]["path"] == 1.0
     assert first["src/shop/cart.py"]["why"]["signals"]["path"] == 0.5
     assert "path" not in first.get("vendor/other/pricing.py", {"why": {"signals": {}}})["why"]["signals"]
+
+
+def test_a_long_query_is_focused_by_its_first_line(tmp_path: Path):
+    root = tmp_path / "ws"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "export.py").write_text(
+        "def export_invoice_pdf(invoice):\n    '''Render the invoice as a PDF document.'''\n    return render(invoice)\n"
+    )
+    chatter = "the server the request the response the session the logger the config the client the worker"
+    (root / "src" / "server.py").write_text(f"def handle(request):\n    '''{chatter}'''\n    return request\n")
+    issue = (
+        "Invoice PDF export renders blank pages\n\n"
+        f"When the server handles the request, {chatter}, and after the session ends the logger shows the config "
+        "of the client and the worker, the response has no pages."
+    )
+    with Workspace.open(root, writer=True, overrides=LEXICAL) as ws:
+        ws.index()
+        long_hits = ws.search(issue, k=5, cut=False)["results"]
+        short_hits = ws.search("invoice pdf export", k=5, cut=False)["results"]
+    export = next(h for h in long_hits if h["path"] == "src/export.py")
+    assert export["why"]["signals"]["title"] == 1.0  # a long query: its first line is searched on its own
+    assert "title" not in next(h for h in long_hits if h["path"] == "src/server.py")["why"]["signals"]
+    assert short_hits[0]["path"] == "src/export.py"
+    assert all("title" not in h["why"]["signals"] for h in short_hits)  # a short query has no separate title
