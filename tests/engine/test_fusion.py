@@ -1,6 +1,6 @@
 import pytest
 
-from spyglass.engine.fusion import blend, fuse, prior, rrf
+from spyglass.engine.fusion import blend, fuse, prior, prior_for_tests, rrf
 
 
 def test_blend_is_the_weighted_sum_capped_at_one():
@@ -41,3 +41,9 @@ def test_prior_scales_tests_and_prose():
     assert prior(True, True, 0.7, 0.6) == 0.7
     assert prior(False, False, 0.7, 0.6) == 0.6
     assert prior(True, False, 0.7, 0.6) == pytest.approx(0.42)
+
+
+def test_prior_for_tests_is_lifted_only_for_short_queries_asking_for_tests():
+    assert prior_for_tests(0.5, short=True, terms=["tests", "parser"]) == 1.0
+    assert prior_for_tests(0.5, short=True, terms=["parser"]) == 0.5
+    assert prior_for_tests(0.5, short=False, terms=["tests", "parser"]) == 0.5

@@ -274,6 +274,7 @@ def test_code_ranks_above_docs_and_tests_that_share_its_words(tmp_path: Path):
         paths = _paths(ws.search(words, k=10, cut=False))
         assert paths[0] == "src/billing.py"
         assert set(paths) == {"src/billing.py", "tests/test_billing.py", "NOTES.txt", "README.md"}
+        assert _paths(ws.search("tests for settle", k=10, cut=False))[0] == "tests/test_billing.py"
 
 
 def test_files_named_in_a_traceback_are_found_by_their_path_suffix(tmp_path: Path):
@@ -309,7 +310,7 @@ def test_a_long_query_is_focused_by_its_first_line(tmp_path: Path):
     root = tmp_path / "ws"
     (root / "src").mkdir(parents=True)
     (root / "src" / "export.py").write_text(
-        "def export_invoice_pdf(invoice):\n    '''Render the invoice as a PDF document.'''\n    return render(invoice)\n"
+        "def export_invoice_pdf(invoice):\n    'Render the invoice as a PDF document.'\n    return render(invoice)\n"
     )
     chatter = "the server the request the response the session the logger the config the client the worker"
     (root / "src" / "server.py").write_text(f"def handle(request):\n    '''{chatter}'''\n    return request\n")

@@ -14,7 +14,7 @@ Priors then scale the fused score by what a file is: tests and prose rank below 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 RRF_K = 60
 
@@ -50,6 +50,15 @@ def fuse(
     if method == "rrf":
         return rrf(signals, weights)
     raise ValueError(f"unknown fusion method {method!r} (use 'blend' or 'rrf')")
+
+
+TEST_WORDS = frozenset({"test", "tests", "testing", "spec", "specs", "fixture", "fixtures"})
+
+
+def prior_for_tests(base: float, *, short: bool, terms: Iterable[str]) -> float:
+    """The test prior for one query: none for a short query that asks for tests ("tests for the parser"),
+    ``base`` otherwise (a long issue mentions tests whatever it is about)."""
+    return 1.0 if short and not TEST_WORDS.isdisjoint(terms) else base
 
 
 def prior(is_test: bool, is_code: bool, test_prior: float, prose_prior: float) -> float:

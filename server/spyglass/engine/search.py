@@ -17,7 +17,7 @@ import numpy as np
 from .embedding import Embedder
 from .errors import ModelLoadError
 from .filerules import is_side_path, is_test_path
-from .fusion import fuse, prior
+from .fusion import fuse, prior, prior_for_tests
 from .languages import is_code
 from .query import ParsedQuery, parse_query, query_chunks
 from .rerank import Reranker, rerank
@@ -54,7 +54,7 @@ LONG_QUERY_TERMS = 12  # a query with more content words than this is long
 QUERY_VECTORS = "whole"  # "whole": embed the query as one text; "max"/"mean": pool over its chunks
 MENTIONED_FILES = 20  # files named in the query (a traceback, a path) join the candidates
 FILE_HEADS = 20  # the best whole-file matches join the candidates through their module span
-TEST_PRIOR = 0.7  # tests rank below the code they test, all else equal (path conventions, any language)
+TEST_PRIOR = 0.5  # tests rank below the code they test, all else equal (path conventions, any language)
 PROSE_PRIOR = 0.5  # docs, config and other text rank below code, all else equal
 NAME_SHARING = False  # a name defined n times gives each definition 1/sqrt(n)
 SIDE_AS_PROSE = False  # code in doc/, examples/, demo/, benchmarks/ folders counts as prose for the prior
@@ -224,11 +224,12 @@ class Searcher:
         signals = {rowid: sig for rowid, sig in signals.items() if rowid in spans and filters.accepts(spans[rowid])}
         weights = profile.weights if vectors else profile.lexical_weights
         fused = fuse(signals, weights, FUSION)
+        test_prior = prior_for_tests(TEST_PRIOR, short=profile is SHORT, terms=q.terms)
         scored = []
         for rowid, score in fused.items():
             span = spans[rowid]
             code = is_code(span.language) and not (SIDE_AS_PROSE and is_side_path(span.path))
-            score *= prior(is_test_path(span.path), code, TEST_PRIOR, PROSE_PRIOR)
+            score *= prior(is_test_path(span.path), code, test_prior, PROSE_PRIOR)
             scored.append((score, span))
         if profile.file_context:
             scored = _with_file_context(scored, profile.file_context)
