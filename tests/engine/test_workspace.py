@@ -328,3 +328,14 @@ def test_a_long_query_is_focused_by_its_first_line(tmp_path: Path):
     assert "title" not in next(h for h in long_hits if h["path"] == "src/server.py")["why"]["signals"]
     assert short_hits[0]["path"] == "src/export.py"
     assert all("title" not in h["why"]["signals"] for h in short_hits)  # a short query has no separate title
+
+
+def test_changing_a_span_setting_re_parses_every_file_once(polyglot: Path):
+    with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:
+        first = ws.index()
+        assert ws.index().parsed == 0
+    changed = {**LEXICAL, "window_lines": 30}
+    with Workspace.open(polyglot, writer=True, overrides=changed) as ws:
+        again = ws.index()
+        assert again.parsed == first.parsed > 0
+        assert ws.index().parsed == 0
