@@ -19,8 +19,7 @@ from spyglass.evaluation.report import format_table, write_report
 from spyglass.evaluation.runner import EvalConfig, run
 
 BASE = {
-    "LONG": search.LONG,
-    "SHORT": search.SHORT,
+    "PROFILE": search.PROFILE,
     "TEST_PRIOR": search.TEST_PRIOR,
     "FILE_HEADS": search.FILE_HEADS,
     "PROSE_PRIOR": search.PROSE_PRIOR,
@@ -34,11 +33,11 @@ BASE = {
 }
 
 
-def _profile(which: str, /, file_context: float | None = None, **weights: float) -> dict:
-    """A patch of one profile ("LONG" or "SHORT"): some weights (both with and without vectors) changed."""
-    p = BASE[which]
+def _profile(file_context: float | None = None, **weights: float) -> dict:
+    """A patch of the weight profile: some weights (both with and without vectors) changed."""
+    p = BASE["PROFILE"]
     return {
-        which: dataclasses.replace(
+        "PROFILE": dataclasses.replace(
             p,
             weights={**p.weights, **weights},
             lexical_weights={**p.lexical_weights, **{k: v for k, v in weights.items() if k != "vector"}},
@@ -47,17 +46,13 @@ def _profile(which: str, /, file_context: float | None = None, **weights: float)
     }
 
 
-def _both(file_context: float | None = None, **weights: float) -> dict:
-    return {**_profile("LONG", file_context, **weights), **_profile("SHORT", file_context, **weights)}
-
-
 ONLY = {"vector": 0.0, "lexical": 0.0, "file": 0.0, "name": 0.0, "path": 0.0, "title": 0.0, "title_vector": 0.0}
 CONFIGS = {
     "current": {},
-    "no path signal": {**_both(path=0.0), "MENTIONED_FILES": 0},
-    "no file signal": {**_both(file=0.0), "FILE_HEADS": 0},
-    "no file context": _profile("LONG", file_context=0.0),
-    "file context 0.5": _profile("LONG", file_context=0.5),
+    "no path signal": {**_profile(path=0.0), "MENTIONED_FILES": 0},
+    "no file signal": {**_profile(file=0.0), "FILE_HEADS": 0},
+    "no file context": _profile(file_context=0.0),
+    "file context 0.5": _profile(file_context=0.5),
     "no test prior": {"TEST_PRIOR": 1.0},
     "no priors": {"TEST_PRIOR": 1.0, "PROSE_PRIOR": 1.0},
     "test prior 0.5": {"TEST_PRIOR": 0.5},
@@ -70,20 +65,16 @@ CONFIGS = {
     "no gap cut": {"GAP_CUT": None},
     "query vectors: max over chunks": {"QUERY_VECTORS": "max"},
     "query vectors: mean of chunks": {"QUERY_VECTORS": "mean"},
-    "no title signal": _profile("LONG", title=0.0),
-    "title signal 0.15": _profile("LONG", title=0.15),
-    "title signal 0.3": _profile("LONG", title=0.3),
-    "title 0.15, title vector 0.15": _profile("LONG", title=0.15, title_vector=0.15),
-    "title 0.15, title vector 0.3": _profile("LONG", title=0.15, title_vector=0.3),
-    "long: vector 0.45": _profile("LONG", vector=0.45),
-    "long: vector 0.15": _profile("LONG", vector=0.15),
-    "short: vector 0.35": _profile("SHORT", vector=0.35),
-    "short: vector 0.65": _profile("SHORT", vector=0.65),
-    "short: file 0.2, context 0.3": _profile("SHORT", file=0.2, file_context=0.3),
-    "one profile (long for all)": {"SHORT": search.LONG},
-    "vectors only": {**_both(0.0, **{**ONLY, "vector": 1.0}), "FILE_HEADS": 0, "MENTIONED_FILES": 0},
-    "lexical only": {**_both(0.0, **{**ONLY, "lexical": 1.0}), "FILE_HEADS": 0, "MENTIONED_FILES": 0},
-    "file signal only": _both(0.0, **{**ONLY, "file": 1.0}),
+    "no title signal": _profile(title=0.0),
+    "title signal 0.15": _profile(title=0.15),
+    "title signal 0.3": _profile(title=0.3),
+    "title 0.15, title vector 0.15": _profile(title=0.15, title_vector=0.15),
+    "title 0.15, title vector 0.3": _profile(title=0.15, title_vector=0.3),
+    "vector 0.45": _profile(vector=0.45),
+    "vector 0.15": _profile(vector=0.15),
+    "vectors only": {**_profile(0.0, **{**ONLY, "vector": 1.0}), "FILE_HEADS": 0, "MENTIONED_FILES": 0},
+    "lexical only": {**_profile(0.0, **{**ONLY, "lexical": 1.0}), "FILE_HEADS": 0, "MENTIONED_FILES": 0},
+    "file signal only": _profile(0.0, **{**ONLY, "file": 1.0}),
 }
 
 

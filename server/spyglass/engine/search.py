@@ -38,19 +38,14 @@ class Profile:
     file_context: float  # share of a span's score that comes from its file's best candidates
 
 
-# a pasted issue or traceback: its words spread over the file to fix, so file-level evidence counts
-LONG = Profile(
+# one profile serves long and short queries: a separate profile for short ones (vectors weighed more,
+# no file signal) was worse on issue titles at file and function level (docs/quality.md)
+PROFILE = Profile(
     weights={"vector": 0.25, "lexical": 0.35, "file": 0.20, "name": 0.20, "path": 0.20, "title": 0.2},
     lexical_weights={"vector": 0.0, "lexical": 0.45, "file": 0.30, "name": 0.25, "path": 0.20, "title": 0.2},
     file_context=0.3,
 )
-# a few words or a name: the span itself must match
-SHORT = Profile(
-    weights={"vector": 0.50, "lexical": 0.25, "file": 0.05, "name": 0.20, "path": 0.20},
-    lexical_weights={"vector": 0.0, "lexical": 0.55, "file": 0.10, "name": 0.35, "path": 0.20},
-    file_context=0.0,
-)
-LONG_QUERY_TERMS = 12  # a query with more content words than this is long
+SHORT_QUERY_TERMS = 12  # a query with at most this many content words is short
 QUERY_VECTORS = "whole"  # "whole": embed the query as one text; "max"/"mean": pool over its chunks
 MENTIONED_FILES = 20  # files named in the query (a traceback, a path) join the candidates
 FILE_HEADS = 20  # the best whole-file matches join the candidates through their module span
@@ -217,14 +212,15 @@ class Searcher:
         ``cut=False`` returns the whole ranking (no floor, no per-file limit): for evaluation."""
         filters = filters or SearchFilters()
         q = parse_query(query)
-        profile = LONG if len(q.terms) > LONG_QUERY_TERMS else SHORT
+        profile = PROFILE
+        short = len(q.terms) <= SHORT_QUERY_TERMS
         vectors, note = self._query_vectors(q, profile)
         signals = self._gather(q, vectors, filters, profile)
         spans = self.store.spans_by_rowid(list(signals))
         signals = {rowid: sig for rowid, sig in signals.items() if rowid in spans and filters.accepts(spans[rowid])}
         weights = profile.weights if vectors else profile.lexical_weights
         fused = fuse(signals, weights, FUSION)
-        test_prior = prior_for_tests(TEST_PRIOR, short=profile is SHORT, terms=q.terms)
+        test_prior = prior_for_tests(TEST_PRIOR, short=short, terms=q.terms)
         scored = []
         for rowid, score in fused.items():
             span = spans[rowid]
