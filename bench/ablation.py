@@ -102,7 +102,7 @@ def main() -> None:
         rows.setdefault("bm25 control", report["systems"]["bm25 control"])
         if args.out:
             args.out.mkdir(parents=True, exist_ok=True)
-            write_report(args.out / f"{name.replace(' ', '_')}.json", report)
+            write_report(args.out / f"{name.replace(' ', '_').replace('/', '-')}.json", report)
         print(json.dumps({name: rows[name]}), flush=True)
     print(format_table(rows))
 
