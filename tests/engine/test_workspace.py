@@ -101,6 +101,15 @@ def test_filters_and_empty_results(polyglot: Path):
         lexical = ws.search("cart")
         assert lexical["index"]["mode"] == "lexical" and lexical["index"]["note"]
 
+        spans = ws.search("add item to cart", k=20)["results"]
+        files = ws.search("add item to cart", k=20, per_file=1)["results"]
+        assert len({r["path"] for r in files}) == len(files) > 1  # one result per file: a ranking of files
+        assert [r["path"] for r in files] == list(dict.fromkeys(r["path"] for r in spans))[: len(files)]
+        by_path = {}
+        for r in spans:
+            by_path[r["path"]] = by_path.get(r["path"], 0) + 1
+        assert all(r["file_matches"] >= by_path.get(r["path"], 1) for r in files)
+
 
 def test_odd_files_are_indexed_or_skipped_never_fatal(tmp_path: Path):
     root = tmp_path / "odd"
