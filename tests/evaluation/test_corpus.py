@@ -249,6 +249,22 @@ def test_a_tree_cannot_write_into_the_index_folder(repo, tmp_path):
     assert snapshot(dest) == {"ok.txt": "evil\n"}
 
 
+def test_blobs_the_snapshot_lacks_are_left_out_and_reported(repo, tmp_path):
+    git_dir, _, _ = repo
+    work = git_dir.parent
+    blob = git(work, "hash-object", "-w", "--stdin", input=b"kept\n")
+    absent = "1" * 40  # a partial snapshot lists its largest files without their content
+    tree = git(work, "mktree", "--missing", input=f"100644 blob {blob}\tok.txt\n100644 blob {absent}\tbig.bin\n".encode())
+    commit = git(work, "commit-tree", tree, "-m", "partial")
+    dest = tmp_path / "dest"
+    write(dest, "big.bin", "an older version")
+    r = materialise(git_dir, commit, dest)
+    assert r.missing_paths == ("big.bin",)
+    assert snapshot(dest) == {"ok.txt": "kept\n"}
+    assert set(json.loads(manifest_path(dest).read_text(encoding="utf-8"))["files"]) == {"ok.txt"}
+    assert materialise(git_dir, commit, dest).missing_paths == ("big.bin",)  # and again, without error
+
+
 def test_unknown_commit_is_an_error(repo, tmp_path):
     git_dir, _, _ = repo
     with pytest.raises(RuntimeError):

@@ -91,6 +91,7 @@ class MaterialiseResult:
     seconds: float  # wall time of the whole call
     changed_paths: tuple[str, ...] = ()  # the written paths, sorted
     deleted_paths: tuple[str, ...] = ()  # the deleted paths, sorted
+    missing_paths: tuple[str, ...] = ()  # in the tree, but the snapshot lacks their blobs; not on disk
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +174,19 @@ def materialise(git_dir: Path, commit: str, dest: Path) -> MaterialiseResult:
             to_write[rel] = entry
 
     # 3. write them, reading each distinct blob once
-    written = _write_blobs(git_dir, dest, to_write)
+    written, missing = _write_blobs(git_dir, dest, to_write)
+    if missing:
+        for rel in missing:
+            _unlink(dest / rel)
+            tree.pop(rel)
+            to_write.pop(rel)
+        log.warning(
+            "%s at %s: %d file(s) left out, the snapshot lacks their content (e.g. %s)",
+            git_dir,
+            full[:12],
+            len(missing),
+            ", ".join(missing[:3]),
+        )
 
     _write_manifest(dest, full, tree, unchanged, written)
     result = MaterialiseResult(
@@ -185,6 +198,7 @@ def materialise(git_dir: Path, commit: str, dest: Path) -> MaterialiseResult:
         seconds=time.perf_counter() - start,
         changed_paths=tuple(sorted(to_write)),
         deleted_paths=tuple(deleted),
+        missing_paths=tuple(missing),
     )
     log.info(
         "materialised %s at %s into %s: %d written, %d deleted, %d unchanged in %.2fs",
@@ -259,10 +273,16 @@ def _check_path(path: str) -> list[str]:
     return parts
 
 
-def _write_blobs(git_dir: Path, dest: Path, to_write: dict[str, _Entry]) -> dict[str, os.stat_result]:
-    """Read each distinct blob of ``to_write`` once through ``git cat-file --batch`` and write its paths."""
+def _write_blobs(
+    git_dir: Path, dest: Path, to_write: dict[str, _Entry]
+) -> tuple[dict[str, os.stat_result], list[str]]:
+    """Read each distinct blob of ``to_write`` once through ``git cat-file --batch`` and write its paths.
+
+    Returns the stat of every path written, and the sorted paths whose blob the repository lacks (a
+    partial snapshot leaves its largest files out); those are not written.
+    """
     if not to_write:
-        return {}
+        return {}, []
     by_sha: dict[str, list[str]] = {}
     for rel, entry in to_write.items():
         by_sha.setdefault(entry.sha, []).append(rel)
@@ -297,11 +317,15 @@ def _write_blobs(git_dir: Path, dest: Path, to_write: dict[str, _Entry]) -> dict
     feeder.start()
     drainer.start()
     written: dict[str, os.stat_result] = {}
+    missing: list[str] = []
     made_dirs: set[str] = set()
     try:
         for sha in shas:
             header = proc.stdout.readline()
             fields = header.split()
+            if fields == [sha.encode("ascii"), b"missing"]:
+                missing.extend(by_sha[sha])
+                continue
             if len(fields) != 3 or fields[0].decode("ascii", "replace") != sha:
                 raise MaterialiseError(f"git cat-file: unexpected answer {header[:200]!r} for {sha}")
             size = int(fields[2])
@@ -332,7 +356,7 @@ def _write_blobs(git_dir: Path, dest: Path, to_write: dict[str, _Entry]) -> dict
     if proc.returncode != 0:
         err = b"".join(stderr_chunks).decode("utf-8", "replace").strip()
         raise MaterialiseError(f"git cat-file --batch failed ({proc.returncode}): {err}")
-    return written
+    return written, sorted(missing)
 
 
 # --------------------------------------------------------------------------------------------------
