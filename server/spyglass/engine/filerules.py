@@ -36,6 +36,7 @@ Secret files (never indexed; names and extensions case-insensitive):
 from __future__ import annotations
 
 import fnmatch
+import functools
 from pathlib import PurePosixPath
 
 # --------------------------------------------------------------------------------------------------
@@ -498,6 +499,7 @@ TEST_DIR_NAMES = frozenset({"test", "tests", "testing", "__tests__", "spec"})
 TEST_FILE_PATTERNS = ("test_*", "*_test.*", "*_tests.*", "*_spec.*", "*.test.*", "*.spec.*", "conftest.py")
 
 
+@functools.lru_cache(maxsize=65536)  # search asks for every candidate of every query
 def is_test_path(path: str) -> bool:
     """Whether ``path`` (POSIX or native separators) looks like a test file in any common language.
 
@@ -517,6 +519,7 @@ def is_test_path(path: str) -> bool:
 SIDE_DIR_NAMES = frozenset({"doc", "docs", "example", "examples", "demo", "demos", "sample", "samples", "benchmarks"})
 
 
+@functools.lru_cache(maxsize=65536)
 def is_side_path(path: str) -> bool:
     """Whether ``path`` lies in a folder of documentation, examples, demos or benchmarks (by name, anywhere
     on the path): code there illustrates the project rather than implementing it."""

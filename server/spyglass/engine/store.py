@@ -362,7 +362,10 @@ class Store:
 
     def vector_log_bounds(self) -> tuple[int, int]:
         """(first, last) sequence numbers in the vector log; (0, 0) when it is empty."""
-        return self.con.execute("SELECT COALESCE(MIN(seq), 0), COALESCE(MAX(seq), 0) FROM vector_log").fetchone()
+        # two subqueries: SQLite answers a lone MIN or MAX from the key's b-tree, but scans the table for both
+        return self.con.execute(
+            "SELECT COALESCE((SELECT MIN(seq) FROM vector_log), 0), COALESCE((SELECT MAX(seq) FROM vector_log), 0)"
+        ).fetchone()
 
     def vector_changes(self, after: int) -> list[tuple[int, int]]:
         """[(span rowid, added)] logged after ``after``, oldest first; span -1 means all were dropped."""
