@@ -107,7 +107,11 @@ class Indexer:
         self.embedder = embedder if settings.embed else None
 
     # -- the whole tree --------------------------------------------------------------------------
-    def sync(self, progress: ProgressFn | None = None, cancel: threading.Event | None = None) -> IndexReport:
+    def sync(
+        self, progress: ProgressFn | None = None, cancel: threading.Event | None = None, embed: bool = True
+    ) -> IndexReport:
+        """Bring the index up to date with the disk; ``embed=False`` leaves new spans pending (a live
+        index embeds them later, between editor updates)."""
         report = IndexReport()
         progress = progress or (lambda *_: None)
         t0 = time.perf_counter()
@@ -150,7 +154,7 @@ class Indexer:
         self.store.set_meta("last_sync", str(time.time()))
         report.seconds["parse"] = time.perf_counter() - t1
 
-        if not report.cancelled:
+        if embed and not report.cancelled:
             self.embed_pending(report, progress, cancel)
         report.seconds["total"] = time.perf_counter() - t0
         return report
@@ -255,8 +259,10 @@ class Indexer:
         report: IndexReport,
         progress: ProgressFn | None = None,
         cancel: threading.Event | None = None,
+        batches_per_write: int = BATCHES_PER_WRITE,
     ) -> None:
-        """Embed every span whose text has no vector yet, longest-first batches sorted by length."""
+        """Embed every span whose text has no vector yet, in batches of similar length. ``cancel`` is
+        checked after every ``batches_per_write`` model batches (each write is one transaction)."""
         if self.embedder is None:
             return
         t0 = time.perf_counter()
@@ -287,7 +293,7 @@ class Indexer:
         done = 0
         if progress:
             progress("embed", 0, total)
-        chunk_size = self.settings.batch_size * BATCHES_PER_WRITE
+        chunk_size = self.settings.batch_size * max(1, batches_per_write)
         for start in range(0, total, chunk_size):
             if cancel is not None and cancel.is_set():
                 report.cancelled = True

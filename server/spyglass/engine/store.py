@@ -530,6 +530,29 @@ class Store:
         )
         return [StoredSpan(*r) for r in rows]
 
+    def spans_named_like(self, pattern: str, limit: int = 400) -> list[StoredSpan]:
+        """Spans whose name matches a LIKE ``pattern`` (case-insensitive, ``\\`` escapes); a pattern without
+        a leading ``%`` uses the name index."""
+        rows = self.con.execute(
+            f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id "
+            "WHERE s.name LIKE ? ESCAPE '\\' LIMIT ?",
+            (pattern, int(limit)),
+        )
+        return [StoredSpan(*r) for r in rows]
+
+    def spans_by_span_id(self, span_ids: Sequence[str]) -> list[StoredSpan]:
+        out: list[StoredSpan] = []
+        ids = list(span_ids)
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self.con.execute(
+                f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id WHERE s.span_id IN ({marks})",
+                chunk,
+            )
+            out.extend(StoredSpan(*r) for r in rows)
+        return out
+
     def spans_of_file(self, path: str) -> list[StoredSpan]:
         rows = self.con.execute(
             f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id WHERE f.path = ? "

@@ -22,11 +22,13 @@ from .errors import IndexCorrupt, OutsideWorkspace
 from .indexer import Indexer, IndexReport, ProgressFn
 from .lock import WriterLock
 from .parsing import parse_spans, split_lines
+from .related import related_spans, span_at
 from .rerank import CrossEncoderReranker
 from .search import Searcher, SearchFilters
 from .settings import Settings, load_settings
 from .spans import parse_span_id
-from .store import Store
+from .store import Store, StoredSpan
+from .symbols import find_symbols
 from .vectors import VectorCache
 
 log = logging.getLogger(__name__)
@@ -176,11 +178,20 @@ class Workspace:
             self.lock.acquire(timeout, on_wait)
 
     def index(
-        self, progress: ProgressFn | None = None, cancel: threading.Event | None = None, wait: float = 0.0, on_wait=None
+        self,
+        progress: ProgressFn | None = None,
+        cancel: threading.Event | None = None,
+        wait: float = 0.0,
+        on_wait=None,
+        embed: bool = True,
     ) -> IndexReport:
-        """Bring the whole index up to date with the disk (takes the writer lock)."""
+        """Bring the whole index up to date with the disk (takes the writer lock); ``embed=False`` leaves
+        the new spans' vectors for :meth:`embed_pending`."""
         self.acquire_writer(wait, on_wait)
-        return self._indexer().sync(progress, cancel)
+        report = self._indexer().sync(progress, cancel, embed=embed)
+        for rel, text in list(self.buffers.items()):  # the disk must not win over unsaved editor text
+            self._indexer().update_path(rel, text, embed=False)
+        return report
 
     def update_file(self, path: str | Path, text: str | None = None, embed: bool = True) -> IndexReport:
         """Re-index one file from disk, or from an unsaved buffer's ``text``."""
@@ -192,10 +203,13 @@ class Workspace:
         self.acquire_writer()
         return self._indexer().update_path(rel, text, embed=embed)
 
-    def embed_pending(self, progress: ProgressFn | None = None) -> IndexReport:
+    def embed_pending(
+        self, progress: ProgressFn | None = None, cancel: threading.Event | None = None, batches_per_write: int = 8
+    ) -> IndexReport:
+        """Embed spans that have no vector yet; ``cancel`` is checked every ``batches_per_write`` batches."""
         self.acquire_writer()
         report = IndexReport()
-        self._indexer().embed_pending(report, progress)
+        self._indexer().embed_pending(report, progress, cancel, batches_per_write)
         return report
 
     # -- reading ---------------------------------------------------------------------------------
@@ -226,6 +240,29 @@ class Workspace:
             index["note"] = outcome.note
         results = [asdict(h) for h in outcome.hits]
         return {"query": query, "results": results, "truncated": outcome.truncated, "index": index}
+
+    def symbols(self, query: str, k: int = 50, semantic: bool = True) -> list[dict]:
+        """Definitions for a symbol picker: exact and fuzzy name matches first, then semantic ones."""
+        return [
+            {**span_summary(m.span), "score": m.score, "match": m.match}
+            for m in find_symbols(self.searcher, query, k, semantic)
+        ]
+
+    def span_at(self, path: str | Path, line: int) -> dict | None:
+        """The innermost indexed span covering 1-based ``line`` of ``path`` (unsaved text included)."""
+        span = span_at(self.searcher, self.relpath(path), line)
+        return span_summary(span) if span else None
+
+    def related(self, path: str | Path, line: int, k: int = 3) -> dict:
+        """The span at ``path``:``line`` and up to ``k`` related spans (uses, similar, documents)."""
+        span = span_at(self.searcher, self.relpath(path), line)
+        if span is None:
+            return {"span": None, "related": []}
+        related = [
+            {**span_summary(r.span), "relation": r.relation, "score": r.score, "preview": _preview(r.span, span.name)}
+            for r in related_spans(self.searcher, span, k)
+        ]
+        return {"span": span_summary(span), "related": related}
 
     def _current_text(self, rel: str) -> str | None:
         if rel in self.buffers:
@@ -338,6 +375,32 @@ class Workspace:
             elif (state.size, state.mtime_ns) != (entry.size, entry.mtime_ns):
                 modified += 1
         return {"new": new, "modified": modified, "deleted": len(known)}
+
+
+def span_summary(span: StoredSpan) -> dict:
+    """A span as plain data, without its text: what pickers, hovers and peeks show."""
+    return {
+        "id": span.span_id,
+        "path": span.path,
+        "start_line": span.start_line,
+        "end_line": span.end_line,
+        "kind": span.kind,
+        "name": span.name,
+        "symbol": span.qualname,
+        "signature": span.signature,
+        "doc": span.doc,
+        "container": span.parent,
+        "language": span.language,
+    }
+
+
+def _preview(span: StoredSpan, name: str) -> str:
+    """One line of ``span`` to show beside a link: the first naming ``name``, else its first non-blank line."""
+    lines = [ln.strip() for ln in span.text.splitlines() if ln.strip()]
+    for ln in lines:
+        if name and name in ln:
+            return ln[:160]
+    return lines[0][:160] if lines else ""
 
 
 def _iso(ts: float) -> str:

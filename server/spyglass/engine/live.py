@@ -1,0 +1,360 @@
+"""A live index: one workspace kept fresh by a long-running process (the language server, the MCP server).
+
+One writer thread owns every write, in this order of urgency:
+1. open editor buffers, after a short debounce (unsaved text is searchable: lexical at once, vectors next);
+2. files changed on disk (watchfiles: git checkouts, agents, generators), in batches;
+3. a full reconcile with the disk (at start, on request, when an ignore file changes);
+4. embedding pending spans, a batch at a time, yielding to 1-3 whenever they have work.
+Readers (searches) run on other threads at any time: SQLite's WAL lets them read while the writer writes.
+
+If another process holds the workspace's writer lock, this one follows: it serves reads and retries the
+lock every few seconds, taking over when the owner exits. Everything here is engine-only: callers are
+told about progress and state through two plain callbacks.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import IndexLocked, OutsideWorkspace, SpyglassError
+from .indexer import IndexReport
+from .workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+DEBOUNCE_SECONDS = 0.25  # buffer edits wait this long for the next keystroke
+WATCH_DEBOUNCE_MS = 150  # watchfiles gathers changes for this long
+FILES_PER_STEP = 50  # changed files indexed between checks for buffer edits
+EMBED_BATCHES_PER_STEP = 1  # model batches between checks for other work
+FOLLOWER_RETRY_SECONDS = 3.0
+RESYNC_NAMES = frozenset({".gitignore", ".spyglassignore", ".ignore", ".spyglass.toml", "pyproject.toml"})
+
+StatusFn = Callable[[dict], None]
+ProgressFn = Callable[[str, int, int], None]
+
+
+@dataclass
+class _Work:
+    """What the writer still has to do; guarded by ``LiveIndex._cond``."""
+
+    buffers: dict[str, str | None] = field(default_factory=dict)  # path -> text (None: back to the disk)
+    buffers_due: float = 0.0  # monotonic time when the buffers' debounce ends
+    files: set[str] = field(default_factory=set)
+    full_sync: bool = False
+    waiters: list[Future] = field(default_factory=list)  # resolved after the next full sync
+
+    def urgent(self, now: float) -> bool:
+        return bool(self.files or self.full_sync or (self.buffers and now >= self.buffers_due))
+
+
+class _YieldCheck:
+    """The ``cancel`` of a long embedding run: set once other work is due (an edit's debounce ended, a
+    file changed, a sync was asked for) or the index is stopping."""
+
+    def __init__(self, live: LiveIndex):
+        self.live = live
+
+    def is_set(self) -> bool:
+        live = self.live
+        return live._stop.is_set() or live._work.urgent(time.monotonic())
+
+
+class LiveIndex:
+    def __init__(
+        self,
+        workspace: Workspace,
+        *,
+        watch: bool = True,
+        on_status: StatusFn | None = None,
+        on_progress: ProgressFn | None = None,
+        debounce: float = DEBOUNCE_SECONDS,
+    ):
+        self.ws = workspace
+        self.watch = watch
+        self.debounce = debounce
+        self._on_status = on_status or (lambda _s: None)
+        self._on_progress = on_progress or (lambda *_a: None)
+        self._cond = threading.Condition()
+        self._work = _Work(full_sync=True)
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self.state = "starting"  # starting, indexing, embedding, idle, following, error
+        self.role = "unknown"  # owner or follower
+        self.error: str | None = None
+        self.last_report: IndexReport | None = None
+        self.last_change: float | None = None
+        self.updates = 0  # writes applied since start (buffers, files, syncs)
+        self._embed_blocked = False  # the model failed to load: do not retry in a loop
+
+    # -- life ------------------------------------------------------------------------------------
+    def start(self) -> LiveIndex:
+        writer = threading.Thread(target=self._run, name=f"spyglass-writer:{self.ws.root.name}", daemon=True)
+        self._threads.append(writer)
+        writer.start()
+        if self.watch:
+            watcher = threading.Thread(target=self._watch, name=f"spyglass-watch:{self.ws.root.name}", daemon=True)
+            self._threads.append(watcher)
+            watcher.start()
+        return self
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self._stop.set()
+        with self._cond:
+            self._cond.notify_all()
+        for t in self._threads:
+            t.join(timeout)
+        self.ws.close()
+
+    # -- what callers report ---------------------------------------------------------------------
+    def buffer_changed(self, path: str | Path, text: str) -> None:
+        """An editor buffer's full text changed (unsaved): index it after the debounce."""
+        self._queue_buffer(path, text)
+
+    def buffer_closed(self, path: str | Path) -> None:
+        """An editor buffer was closed or saved: the disk is the truth for it again."""
+        self._queue_buffer(path, None)
+
+    def files_changed(self, paths: list[str | Path]) -> None:
+        """Files changed on disk (also called by the watcher)."""
+        rels = []
+        for p in paths:
+            try:
+                rels.append(self.ws.relpath(p))
+            except OutsideWorkspace:
+                continue
+        if not rels:
+            return
+        with self._cond:
+            if any(Path(r).name in RESYNC_NAMES for r in rels):
+                self._work.full_sync = True
+            self._work.files.update(rels)
+            self._cond.notify_all()
+
+    def request_sync(self, paths: list[str | Path] | None = None) -> Future:
+        """Re-index ``paths`` (or reconcile everything with the disk); the future resolves to a summary
+        of what changed once it is done (vectors may still follow)."""
+        fut: Future = Future()
+        if paths:
+            self.files_changed(list(paths))
+        with self._cond:
+            if not paths:
+                self._work.full_sync = True
+            self._work.waiters.append(fut)
+            self._cond.notify_all()
+        return fut
+
+    def wait_idle(self, timeout: float = 60.0, embedded: bool = False) -> bool:
+        """Block until nothing is queued (and, with ``embedded``, nothing waits for a vector)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._cond:
+                idle = self.state in ("idle", "following", "error") and not self._pending_locked()
+            if idle and (not embedded or self.state != "embedding"):
+                return True
+            time.sleep(0.02)
+        return False
+
+    def status(self) -> dict:
+        """What the index covers and what is still to do: for status bars and ``index_status``."""
+        with self._cond:
+            pending = {
+                "buffers": len(self._work.buffers),
+                "files": len(self._work.files),
+                "full_sync": self._work.full_sync,
+            }
+        info = self.ws.freshness()
+        info.update(
+            root=str(self.ws.root),
+            state=self.state,
+            role=self.role,
+            pending=pending,
+            open_buffers=len(self.ws.buffers),
+            error=self.error,
+            updates=self.updates,
+        )
+        return info
+
+    # -- internals -------------------------------------------------------------------------------
+    def _queue_buffer(self, path: str | Path, text: str | None) -> None:
+        rel = self.ws.relpath(path)
+        with self._cond:
+            self._work.buffers[rel] = text
+            self._work.buffers_due = time.monotonic() + self.debounce
+            self._cond.notify_all()
+
+    def _pending_locked(self) -> bool:
+        w = self._work
+        return bool(w.buffers or w.files or w.full_sync)
+
+    def _set_state(self, state: str) -> None:
+        if state != self.state:
+            self.state = state
+            self._emit()
+
+    def _emit(self) -> None:
+        try:
+            self._on_status(self.status())
+        except Exception:  # a front end's callback must never stop the writer
+            log.exception("status callback failed")
+
+    def _progress(self, phase: str, done: int, total: int) -> None:
+        try:
+            self._on_progress(phase, done, total)
+        except Exception:
+            log.exception("progress callback failed")
+
+    def _take_ownership(self) -> bool:
+        try:
+            self.ws.acquire_writer()
+        except IndexLocked as e:
+            if self.role != "follower":
+                log.info("%s: %s; serving reads and waiting for the lock", self.ws.root, e)
+                self.role = "follower"
+                self._set_state("following")
+            return False
+        if self.role != "owner":
+            self.role = "owner"
+            with self._cond:
+                self._work.full_sync = True  # the previous owner may have missed changes
+        return True
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            if not self._take_ownership():
+                self._stop.wait(FOLLOWER_RETRY_SECONDS)
+                continue
+            try:
+                self._step()
+            except SpyglassError as e:
+                self._fail(str(e))
+            except Exception as e:  # keep serving reads whatever happened
+                log.exception("indexing failed")
+                self._fail(f"indexing failed: {e}")
+
+    def _fail(self, message: str) -> None:
+        self.error = message
+        with self._cond:
+            waiters, self._work.waiters = self._work.waiters, []
+            self._work.full_sync = False
+            self._work.files.clear()
+        for fut in waiters:
+            fut.set_exception(SpyglassError(message))
+        self._set_state("error")
+        self._stop.wait(1.0)
+
+    def _step(self) -> None:
+        """Do the most urgent piece of work, or wait for some."""
+        with self._cond:
+            now = time.monotonic()
+            w = self._work
+            if not w.urgent(now) and not self._has_embedding_work():
+                if self.state not in ("idle", "error"):
+                    self._set_state("idle")
+                self._cond.wait(max(0.0, w.buffers_due - now) if w.buffers else 1.0)
+                return
+            buffers = {}
+            if w.buffers and now >= w.buffers_due:
+                buffers, w.buffers = w.buffers, {}
+            files = []
+            if not buffers and w.files:
+                files = sorted(w.files)[:FILES_PER_STEP]
+                w.files.difference_update(files)
+            full = not buffers and not files and w.full_sync
+            if full:
+                w.full_sync = False
+                waiters, w.waiters = w.waiters, []
+        if buffers:
+            self._apply_buffers(buffers)
+        elif files:
+            self._apply_files(files)
+        elif full:
+            self._full_sync(waiters)
+        else:
+            self._embed_some()
+
+    def _has_embedding_work(self) -> bool:
+        if self.ws.embedder is None or self._embed_blocked:
+            return False
+        return self.ws.store.count_pending() > 0
+
+    def _apply_buffers(self, buffers: dict[str, str | None]) -> None:
+        for rel, text in buffers.items():
+            self.ws.update_file(rel, text, embed=False)
+        self._changed()
+
+    def _apply_files(self, files: list[str]) -> None:
+        self._set_state("indexing")
+        for rel in files:
+            if rel in self.ws.buffers:
+                continue  # an open buffer is newer than the disk until it is saved or closed
+            try:
+                self.ws.update_file(rel, embed=False)
+            except OSError as e:  # unreadable, or gone mid-read: the next change or sync retries
+                log.warning("cannot index %s: %s", rel, e)
+        self._changed()
+
+    def _full_sync(self, waiters: list[Future]) -> None:
+        self._set_state("indexing")
+        try:
+            report = self.ws.index(progress=self._progress, cancel=None, embed=False)
+        except BaseException as e:
+            for fut in waiters:
+                fut.set_exception(e)
+            raise
+        self.last_report = report
+        self.error = None
+        self._changed()
+        summary = report.summary()
+        for fut in waiters:
+            fut.set_result(summary)
+
+    def _embed_some(self) -> None:
+        self._set_state("embedding")
+        report = self.ws.embed_pending(
+            progress=self._progress, cancel=_YieldCheck(self), batches_per_write=EMBED_BATCHES_PER_STEP
+        )
+        if report.model_error:
+            self._embed_blocked = True
+            self.error = report.model_error
+            self._emit()
+        elif report.spans_embedded:
+            self._emit()
+
+    def _changed(self) -> None:
+        self.updates += 1
+        self.last_change = time.time()
+        self._emit()
+
+    # -- the disk --------------------------------------------------------------------------------
+    def _watch(self) -> None:
+        try:
+            import watchfiles
+        except ImportError:  # pragma: no cover - a dependency
+            log.error("watchfiles is not installed: changes on disk are seen only on reindex")
+            return
+        index_dir = self.ws.db_path.parent
+        git_dir = self.ws.root / ".git"
+
+        def keep(_change, path: str) -> bool:
+            p = Path(path)
+            return not (p.is_relative_to(index_dir) or p.is_relative_to(git_dir))
+
+        try:
+            for changes in watchfiles.watch(
+                self.ws.root,
+                watch_filter=keep,
+                debounce=WATCH_DEBOUNCE_MS,
+                step=50,
+                stop_event=self._stop,
+                raise_interrupt=False,
+                yield_on_timeout=False,
+            ):
+                self.files_changed([p for _, p in changes])
+        except Exception as e:  # e.g. too many inotify watches: say so, keep serving
+            log.error("watching %s for changes failed (%s); changes on disk are seen only on reindex", self.ws.root, e)

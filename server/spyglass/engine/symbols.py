@@ -1,0 +1,111 @@
+"""Symbol search for type-as-you-go pickers: exact and fuzzy name matches first, then meaning.
+
+An editor's symbol search (LSP ``workspace/symbol``) is asked on every keystroke with a fragment of a
+name ("parse_con", "PCfg") or a few words ("where the config is parsed"). Names are matched in SQLite
+(exact, prefix, substring, then the characters in order: ``LIKE '%p%c%f%g%'``), each kind of match
+scoring a fixed band so an exact name always beats a fuzzy one; semantic hits from :class:`Searcher`
+follow below the name matches, deduplicated.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .filerules import is_test_path
+from .search import Searcher, SearchFilters
+from .store import StoredSpan
+
+DEFINITION_KINDS = ("function", "method", "class", "interface", "struct", "enum", "type", "section")
+NAME_CANDIDATES = 400  # rows read per kind of name match
+BANDS = {"exact": 1.0, "prefix": 0.9, "word": 0.85, "substring": 0.8, "fuzzy": 0.7}
+SEMANTIC_CAP = 0.65  # semantic hits rank below every name match
+_IDENT_QUERY_RE = re.compile(r"^[\w.:$]+$")
+
+
+@dataclass(frozen=True)
+class SymbolMatch:
+    span: StoredSpan
+    score: float  # 0..1; the band of the match kind, or the capped search score
+    match: str  # "exact", "prefix", "word", "substring", "fuzzy" or "semantic"
+
+
+def _like_escape(s: str) -> str:
+    return re.sub(r"([%_\\])", r"\\\1", s)
+
+
+def _name_part(query: str) -> str:
+    """The part of a name query to match names with: ``Config.parse`` -> ``parse``, ``a::b`` -> ``b``."""
+    return re.split(r"[.:]+", query.strip())[-1]
+
+
+def _compactness(name: str, needle: str) -> float:
+    """How tightly ``needle``'s characters sit in ``name`` (1 = contiguous), for ordering fuzzy matches."""
+    lname, pos, first, last = name.lower(), -1, -1, -1
+    for ch in needle.lower():
+        pos = lname.find(ch, pos + 1)
+        if pos < 0:
+            return 0.0
+        first = pos if first < 0 else first
+        last = pos
+    return len(needle) / (last - first + 1)
+
+
+def _name_score(stage: str, name: str, needle: str) -> tuple[float, str]:
+    if stage == "exact":
+        return BANDS["exact"] - (0.0 if name == needle else 0.01), "exact"
+    if stage == "prefix":
+        return BANDS["prefix"] - min(0.05, 0.002 * (len(name) - len(needle))), "prefix"
+    if stage == "substring":
+        i = name.lower().find(needle.lower())
+        at_word = i > 0 and (name[i - 1] in "_-" or name[i].isupper())
+        return (BANDS["word"], "word") if at_word else (BANDS["substring"], "substring")
+    return BANDS["fuzzy"] * (0.85 + 0.15 * _compactness(name, needle)), "fuzzy"
+
+
+def _order_key(m: SymbolMatch) -> tuple:
+    """Best first; among equal scores code before tests and prose, top-level before nested, short first."""
+    s = m.span
+    return (-m.score, is_test_path(s.path), s.kind == "section", s.parent is not None, len(s.qualname), s.path)
+
+
+def find_symbols(searcher: Searcher, query: str, k: int = 50, semantic: bool = True) -> list[SymbolMatch]:
+    """Definitions matching ``query`` by name (exact, prefix, word start, substring, fuzzy), then by
+    meaning when ``semantic`` and the query reads as words; best first, at most ``k``."""
+    query = query.strip()
+    if not query:
+        return []
+    store = searcher.store
+    found: dict[int, SymbolMatch] = {}
+
+    def add(span: StoredSpan, score: float, match: str) -> None:
+        old = found.get(span.rowid)
+        if span.kind in DEFINITION_KINDS and (old is None or old.score < score):
+            found[span.rowid] = SymbolMatch(span, round(score, 4), match)
+
+    looks_like_name = bool(_IDENT_QUERY_RE.match(query))
+    if looks_like_name:
+        needle = _name_part(query)
+        container = query[: len(query) - len(needle)].rstrip(".:").replace("::", ".").lower()
+        escaped = _like_escape(needle)
+        stages = [("exact", escaped), ("prefix", escaped + "%")]
+        if len(needle) >= 2:
+            fuzzy = "%" + "%".join(_like_escape(c) for c in needle) + "%"
+            stages += [("substring", "%" + escaped + "%"), ("fuzzy", fuzzy)]
+        for stage, pattern in stages:
+            if len(found) >= k:  # every later stage scores below every match found so far
+                break
+            for span in store.spans_named_like(pattern, NAME_CANDIDATES):
+                if container and container not in span.qualname.lower():
+                    continue
+                add(span, *_name_score(stage, span.name, needle))
+
+    if semantic and (not looks_like_name or len(found) < k) and len(query) >= 3:
+        filters = SearchFilters(kinds=list(DEFINITION_KINDS))
+        outcome = searcher.search(query, k=k, filters=filters, per_file=k)
+        by_id = {s.span_id: s for s in store.spans_by_span_id([h.id for h in outcome.hits])}
+        for hit in outcome.hits:
+            span = by_id.get(hit.id)
+            if span is not None and span.rowid not in found:
+                add(span, min(SEMANTIC_CAP, hit.score), "semantic")
+    return sorted(found.values(), key=_order_key)[:k]
