@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import signal
 import sys
 import threading
@@ -83,6 +84,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("status", help="what is indexed, what was skipped, how fresh it is")
     _add_common(p)
+
+    p = sub.add_parser("lsp", help="run the language server (stdio; for editors)")
+    p.add_argument("--stdio", action="store_true", help="serve on stdin/stdout (the default)")
+    p.add_argument("--tcp", metavar="HOST:PORT", default=None, help="serve on a TCP port instead, for debugging")
+    p.add_argument("-v", "--verbose", action="count", default=0, help="more logging on stderr")
 
     evaluate.add_parser(sub)
     return parser
@@ -177,7 +183,16 @@ def cmd_status(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_lsp(args: argparse.Namespace) -> int:
+    from ..lsp.app import run  # pygls is imported only by the commands that serve
+
+    if args.tcp and not re.fullmatch(r"[\w.\-]*:\d+", args.tcp):
+        raise UsageError(f"--tcp wants HOST:PORT, not {args.tcp!r}")
+    return run(tcp=args.tcp)
+
+
 COMMANDS = {
+    "lsp": cmd_lsp,
     "index": cmd_index,
     "search": cmd_search,
     "span": cmd_span,

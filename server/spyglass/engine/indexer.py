@@ -259,10 +259,11 @@ class Indexer:
         report: IndexReport,
         progress: ProgressFn | None = None,
         cancel: threading.Event | None = None,
-        batches_per_write: int = BATCHES_PER_WRITE,
+        texts_per_write: int | None = None,
     ) -> None:
-        """Embed every span whose text has no vector yet, in batches of similar length. ``cancel`` is
-        checked after every ``batches_per_write`` model batches (each write is one transaction)."""
+        """Embed every span whose text has no vector yet, in batches of similar length. Vectors are
+        written (one transaction) and ``cancel`` checked every ``texts_per_write`` texts (default: 8 model
+        batches; a live index uses fewer, so that a query waiting for the model is not held up)."""
         if self.embedder is None:
             return
         t0 = time.perf_counter()
@@ -293,7 +294,7 @@ class Indexer:
         done = 0
         if progress:
             progress("embed", 0, total)
-        chunk_size = self.settings.batch_size * max(1, batches_per_write)
+        chunk_size = max(1, texts_per_write or self.settings.batch_size * BATCHES_PER_WRITE)
         for start in range(0, total, chunk_size):
             if cancel is not None and cancel.is_set():
                 report.cancelled = True

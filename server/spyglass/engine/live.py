@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 DEBOUNCE_SECONDS = 0.25  # buffer edits wait this long for the next keystroke
 WATCH_DEBOUNCE_MS = 150  # watchfiles gathers changes for this long
 FILES_PER_STEP = 50  # changed files indexed between checks for buffer edits
-EMBED_BATCHES_PER_STEP = 1  # model batches between checks for other work
+EMBED_TEXTS_PER_STEP = 16  # texts embedded between checks for other work (a query waits at most this long)
 FOLLOWER_RETRY_SECONDS = 3.0
 RESYNC_NAMES = frozenset({".gitignore", ".spyglassignore", ".ignore", ".spyglass.toml", "pyproject.toml"})
 
@@ -48,6 +48,8 @@ class _Work:
     files: set[str] = field(default_factory=set)
     full_sync: bool = False
     waiters: list[Future] = field(default_factory=list)  # resolved after the next full sync
+    file_waiters: list[Future] = field(default_factory=list)  # resolved once ``files`` is drained
+    file_counts: dict[str, int] = field(default_factory=dict)  # what draining ``files`` did so far
 
     def urgent(self, now: float) -> bool:
         return bool(self.files or self.full_sync or (self.buffers and now >= self.buffers_due))
@@ -62,7 +64,17 @@ class _YieldCheck:
 
     def is_set(self) -> bool:
         live = self.live
-        return live._stop.is_set() or live._work.urgent(time.monotonic())
+        return live._stop.is_set() or live.paused or live._work.urgent(time.monotonic())
+
+
+class _PausedCheck:
+    """The ``cancel`` of a reconcile: set when the user cancelled it or the index is stopping."""
+
+    def __init__(self, live: LiveIndex):
+        self.live = live
+
+    def is_set(self) -> bool:
+        return self.live._stop.is_set() or self.live.paused
 
 
 class LiveIndex:
@@ -91,9 +103,17 @@ class LiveIndex:
         self.last_change: float | None = None
         self.updates = 0  # writes applied since start (buffers, files, syncs)
         self._embed_blocked = False  # the model failed to load: do not retry in a loop
+        self.paused = False  # the user cancelled the background work; a reindex request resumes it
 
     # -- life ------------------------------------------------------------------------------------
     def start(self) -> LiveIndex:
+        """Start the writer (and the watcher); the model loads beside them, and until it has loaded,
+        searches answer from the lexical signals (flagged in their ``index.note``)."""
+        self.ws.searcher.wait_for_model = False
+        if self.ws.embedder is not None:
+            loader = threading.Thread(target=self._load_model, name="spyglass-model", daemon=True)
+            self._threads.append(loader)
+            loader.start()
         writer = threading.Thread(target=self._run, name=f"spyglass-writer:{self.ws.root.name}", daemon=True)
         self._threads.append(writer)
         writer.start()
@@ -136,16 +156,28 @@ class LiveIndex:
             self._work.files.update(rels)
             self._cond.notify_all()
 
+    def pause(self) -> None:
+        """Stop the background work in progress (a cancelled progress bar): a running reconcile stops at
+        its next transaction and embedding waits; edits and file changes are still indexed. A reindex
+        request resumes everything."""
+        self.paused = True
+        self._emit()
+
     def request_sync(self, paths: list[str | Path] | None = None) -> Future:
         """Re-index ``paths`` (or reconcile everything with the disk); the future resolves to a summary
         of what changed once it is done (vectors may still follow)."""
+        self.paused = False
         fut: Future = Future()
         if paths:
             self.files_changed(list(paths))
         with self._cond:
-            if not paths:
+            if paths and self._work.files:
+                self._work.file_waiters.append(fut)
+            elif paths:  # nothing inside the workspace
+                fut.set_result({"changed_paths": [], "deleted_paths": []})
+            else:
                 self._work.full_sync = True
-            self._work.waiters.append(fut)
+                self._work.waiters.append(fut)
             self._cond.notify_all()
         return fut
 
@@ -175,6 +207,7 @@ class LiveIndex:
             role=self.role,
             pending=pending,
             open_buffers=len(self.ws.buffers),
+            paused=self.paused,
             error=self.error,
             updates=self.updates,
         )
@@ -240,7 +273,8 @@ class LiveIndex:
     def _fail(self, message: str) -> None:
         self.error = message
         with self._cond:
-            waiters, self._work.waiters = self._work.waiters, []
+            waiters = self._work.waiters + self._work.file_waiters
+            self._work.waiters, self._work.file_waiters = [], []
             self._work.full_sync = False
             self._work.files.clear()
         for fut in waiters:
@@ -278,8 +312,17 @@ class LiveIndex:
         else:
             self._embed_some()
 
+    def _load_model(self) -> None:
+        try:
+            self.ws.embedder.load()
+        except SpyglassError as e:  # ModelLoadError: the embedding step reports it too
+            self.error = str(e)
+            self._embed_blocked = True
+            log.error("%s", e)
+            self._emit()
+
     def _has_embedding_work(self) -> bool:
-        if self.ws.embedder is None or self._embed_blocked:
+        if self.ws.embedder is None or self._embed_blocked or self.paused:
             return False
         return self.ws.store.count_pending() > 0
 
@@ -290,19 +333,32 @@ class LiveIndex:
 
     def _apply_files(self, files: list[str]) -> None:
         self._set_state("indexing")
+        counts: dict[str, int] = {}
         for rel in files:
             if rel in self.ws.buffers:
                 continue  # an open buffer is newer than the disk until it is saved or closed
             try:
-                self.ws.update_file(rel, embed=False)
+                report = self.ws.update_file(rel, embed=False)
             except OSError as e:  # unreadable, or gone mid-read: the next change or sync retries
                 log.warning("cannot index %s: %s", rel, e)
+                continue
+            for key in ("added", "changed", "unchanged", "deleted", "parsed", "spans_written", "vectors_reused"):
+                counts[key] = counts.get(key, 0) + getattr(report, key)
         self._changed()
+        with self._cond:
+            w = self._work
+            for key, n in counts.items():
+                w.file_counts[key] = w.file_counts.get(key, 0) + n
+            if w.files:
+                return
+            waiters, w.file_waiters, summary, w.file_counts = w.file_waiters, [], dict(w.file_counts), {}
+        for fut in waiters:
+            fut.set_result(summary)
 
     def _full_sync(self, waiters: list[Future]) -> None:
         self._set_state("indexing")
         try:
-            report = self.ws.index(progress=self._progress, cancel=None, embed=False)
+            report = self.ws.index(progress=self._progress, cancel=_PausedCheck(self), embed=False)
         except BaseException as e:
             for fut in waiters:
                 fut.set_exception(e)
@@ -317,7 +373,7 @@ class LiveIndex:
     def _embed_some(self) -> None:
         self._set_state("embedding")
         report = self.ws.embed_pending(
-            progress=self._progress, cancel=_YieldCheck(self), batches_per_write=EMBED_BATCHES_PER_STEP
+            progress=self._progress, cancel=_YieldCheck(self), texts_per_write=EMBED_TEXTS_PER_STEP
         )
         if report.model_error:
             self._embed_blocked = True

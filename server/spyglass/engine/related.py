@@ -66,15 +66,18 @@ def related_spans(searcher: Searcher, span: StoredSpan, k: int = 3) -> list[Rela
             score = min(1.0, max(0.0, -bm25 / best)) if best else 0.0
             relation = "uses" if is_code(other.language) else "documents"
             by_relation[relation].append(RelatedSpan(other, relation, round(score, 4)))
-        by_relation["uses"].sort(key=lambda r: (r.span.path == span.path, is_test_path(r.span.path), -r.score))
+        by_relation["uses"].sort(
+            key=lambda r: (r.span.path == span.path, is_test_path(r.span.path), r.span.kind in FILE_KINDS, -r.score)
+        )
     if span.embedded:
         _, mat = store.vectors([span.rowid])
         if len(mat):
             near = (searcher.vectors.knn if searcher.vectors is not None else store.knn)(np.asarray(mat[0]), CANDIDATES)
             rows = store.spans_by_rowid([r for r, _ in near])
+            named = {r.span.rowid for rs in by_relation.values() for r in rs}  # text evidence says more
             for rowid, distance in near:
                 other = rows.get(rowid)
-                if other is None or _overlaps(span, other) or other.kind in FILE_KINDS:
+                if other is None or rowid in named or _overlaps(span, other) or other.kind in FILE_KINDS:
                     continue
                 by_relation["similar"].append(RelatedSpan(other, "similar", round(1.0 - distance, 4)))
     picked: list[RelatedSpan] = []

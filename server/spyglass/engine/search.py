@@ -132,6 +132,8 @@ class Searcher:
         self.embedder = embedder
         self.vectors = vectors  # an in-memory copy for warm processes; None: sqlite-vec's scan
         self.reranker = reranker
+        # False: while the model is still loading, answer from the lexical signals instead of waiting
+        self.wait_for_model = True
 
     def _query_vectors(self, q: ParsedQuery, profile: Profile) -> tuple[dict[str, np.ndarray], str | None]:
         """The query's vectors by signal: ``vector`` (one row, or one per chunk of a long query) and, if the
@@ -143,6 +145,8 @@ class Searcher:
             return {}, f"no span is embedded yet ({why})" if why else "no span is embedded yet"
         if self.store.get_meta("model_id") != self.embedder.model_id:
             return {}, f"the index was embedded with {self.store.get_meta('model_id')}, not {self.embedder.model_id}"
+        if not self.wait_for_model and not self.embedder.loaded:
+            return {}, "the embedding model is still loading"
         texts = [q.text] if QUERY_VECTORS == "whole" else query_chunks(q.text)
         with_title = bool(q.title and profile.weights.get("title_vector"))
         try:

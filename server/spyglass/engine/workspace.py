@@ -204,12 +204,15 @@ class Workspace:
         return self._indexer().update_path(rel, text, embed=embed)
 
     def embed_pending(
-        self, progress: ProgressFn | None = None, cancel: threading.Event | None = None, batches_per_write: int = 8
+        self,
+        progress: ProgressFn | None = None,
+        cancel: threading.Event | None = None,
+        texts_per_write: int | None = None,
     ) -> IndexReport:
-        """Embed spans that have no vector yet; ``cancel`` is checked every ``batches_per_write`` batches."""
+        """Embed spans that have no vector yet; ``cancel`` is checked every ``texts_per_write`` texts."""
         self.acquire_writer()
         report = IndexReport()
-        self._indexer().embed_pending(report, progress, cancel, batches_per_write)
+        self._indexer().embed_pending(report, progress, cancel, texts_per_write)
         return report
 
     # -- reading ---------------------------------------------------------------------------------

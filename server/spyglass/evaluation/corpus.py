@@ -273,9 +273,7 @@ def _check_path(path: str) -> list[str]:
     return parts
 
 
-def _write_blobs(
-    git_dir: Path, dest: Path, to_write: dict[str, _Entry]
-) -> tuple[dict[str, os.stat_result], list[str]]:
+def _write_blobs(git_dir: Path, dest: Path, to_write: dict[str, _Entry]) -> tuple[dict[str, os.stat_result], list[str]]:
     """Read each distinct blob of ``to_write`` once through ``git cat-file --batch`` and write its paths.
 
     Returns the stat of every path written, and the sorted paths whose blob the repository lacks (a

@@ -1,0 +1,1 @@
+"""One module per LSP area; each ``setup(server)`` registers its handlers."""

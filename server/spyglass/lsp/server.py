@@ -1,0 +1,83 @@
+"""The language server object: the open workspace folders, the client's settings, and messages to the user.
+
+Features live in ``lsp/features/``, one module per LSP area, each with a ``setup(server)`` that registers
+its handlers. Handlers never block the event loop: engine calls run on worker threads
+(:meth:`SpyglassServer.run_engine`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from .. import __version__
+from .folders import Folder
+from .settings import ClientSettings
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class SpyglassServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("spyglass", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.settings = ClientSettings()
+        self.folders: dict[Path, Folder] = {}
+        self.roots: list[Path] = []
+        self.client_progress = False  # the client accepts window/workDoneProgress/create
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._told: set[str] = set()
+
+    # -- folders ---------------------------------------------------------------------------------
+    def folder_for(self, path: str | Path) -> Folder | None:
+        """The open folder holding ``path`` (the innermost one when folders nest)."""
+        p = Path(path).resolve()
+        best = None
+        for root, folder in self.folders.items():
+            if p.is_relative_to(root) and (best is None or len(root.parts) > len(best.root.parts)):
+                best = folder
+        return best
+
+    def open_folder(self, root: Path) -> None:
+        root = root.resolve()
+        if root in self.folders:
+            return
+        folder = Folder.open(root, self)
+        self.folders[root] = folder
+
+    def close_folder(self, root: Path) -> None:
+        folder = self.folders.pop(root.resolve(), None)
+        if folder is not None:
+            folder.close()
+
+    def close_all(self) -> None:
+        for root in list(self.folders):
+            self.close_folder(root)
+
+    # -- running engine work ---------------------------------------------------------------------
+    async def run_engine(self, fn, *args, **kwargs):
+        """Run a blocking engine call on a worker thread (SQLite and the model never block the loop)."""
+        return await asyncio.to_thread(fn, *args, **kwargs)
+
+    def call_soon(self, fn, *args: Any) -> None:
+        """Run ``fn`` on the event loop from any thread (engine callbacks come from worker threads)."""
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(fn, *args)
+            except RuntimeError:  # the loop is shutting down
+                pass
+
+    # -- telling the user ------------------------------------------------------------------------
+    def tell(self, message: str, kind: types.MessageType = types.MessageType.Warning) -> None:
+        """Show ``message`` to the user once per session (and log it); safe from any thread."""
+        log.log(logging.ERROR if kind == types.MessageType.Error else logging.WARNING, "%s", message)
+        if message in self._told:
+            return
+        self._told.add(message)
+        self.call_soon(self.window_show_message, types.ShowMessageParams(type=kind, message=f"Spyglass: {message}"))
