@@ -73,7 +73,7 @@ class Folder:
     # -- callbacks from the writer thread --------------------------------------------------------
     def _on_status(self, status: dict) -> None:
         state = status["state"]
-        if status.get("error") and state == "error":
+        if status.get("error"):  # told once: a model that cannot load, an index that cannot be written
             self.server.tell(f"{self.root.name}: {status['error']}", types.MessageType.Error)
         now = time.monotonic()
         changed = state != self._last_state

@@ -76,8 +76,8 @@ class SpyglassServer(LanguageServer):
     # -- telling the user ------------------------------------------------------------------------
     def tell(self, message: str, kind: types.MessageType = types.MessageType.Warning) -> None:
         """Show ``message`` to the user once per session (and log it); safe from any thread."""
-        log.log(logging.ERROR if kind == types.MessageType.Error else logging.WARNING, "%s", message)
         if message in self._told:
             return
         self._told.add(message)
+        log.log(logging.ERROR if kind == types.MessageType.Error else logging.WARNING, "%s", message)
         self.call_soon(self.window_show_message, types.ShowMessageParams(type=kind, message=f"Spyglass: {message}"))

@@ -1,0 +1,108 @@
+"""The language server keeps serving through bad settings, a model that cannot load, a damaged index and
+another process owning the index; each test starts its own server process."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+from spyglass.engine.lock import WriterLock
+from spyglass.engine.workspace import Workspace
+
+from .test_server import FIXTURE, plain, request, status, wait_until
+
+pytestmark = pytest.mark.slow
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "spyglass", "lsp"]))
+async def client(lsp_client: LanguageClient):
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "shop"
+    shutil.copytree(FIXTURE, root)
+    return root
+
+
+async def start(client: LanguageClient, root: Path, options: dict | None = None) -> None:
+    await client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("neovim"),
+            workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
+            initialization_options=options,
+        )
+    )
+
+
+async def folder_state(client: LanguageClient, *states: str) -> dict | None:
+    folder = (await status(client))["folders"]
+    return folder[0] if folder and folder[0].get("state") in states else None
+
+
+async def symbol(client: LanguageClient, name: str) -> list:
+    return await client.workspace_symbol_async(types.WorkspaceSymbolParams(query=name))
+
+
+async def test_bad_settings_and_a_missing_model_are_reported_and_search_goes_on(client, project):
+    await start(client, project, {"maxResults": -3, "hover": "sometimes", "model": str(project / "no-such-model")})
+    await wait_until(lambda: folder_state(client, "idle", "error"), timeout=60)
+    await wait_until(lambda: _async(any("cannot load embedding model" in m.message for m in client.messages)), 30)
+    messages = [m.message for m in client.messages]
+    assert any("maxResults" in m and "using the default" in m for m in messages), messages
+    assert any("hover" in m for m in messages), messages
+    assert (await symbol(client, "compute_discount"))[0].name == "compute_discount"
+    answer = plain(await request(client, "spyglass/search", {"query": "coupon discount"}))
+    assert "compute_discount" in [r["symbol"] for r in answer["results"][:3]]
+    assert answer["folders"][0]["mode"] == "lexical"
+
+
+async def test_configuration_change_turns_hover_off_and_reports_bad_values(client, project):
+    await start(client, project)
+    await wait_until(lambda: folder_state(client, "idle"), timeout=60)
+    uri = (project / "shop" / "pricing.py").as_uri()
+    params = types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=5, character=6))
+    assert await client.text_document_hover_async(params) is not None
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"spyglass": {"hover": False, "maxResults": "many"}})
+    )
+    await wait_until(lambda: _async(any("maxResults" in m.message for m in client.messages)), timeout=10)
+    assert await client.text_document_hover_async(params) is None
+
+
+async def _async(value):
+    return value
+
+
+async def test_a_damaged_index_is_moved_aside_and_rebuilt(client, project):
+    (project / ".spyglass").mkdir()
+    (project / ".spyglass" / "index.db").write_bytes(b"this is not a database" * 100)
+    await start(client, project)
+    await wait_until(lambda: folder_state(client, "idle"), timeout=60)
+    assert any("damaged" in m.message for m in client.messages)
+    assert list((project / ".spyglass").glob("index.db.corrupt-*"))
+    assert (await symbol(client, "shipping_cost"))[0].name == "shipping_cost"
+
+
+async def test_follows_while_another_process_owns_the_index_then_takes_over(client, project):
+    with Workspace.open(project, writer=True, overrides={"embed": False}) as ws:
+        ws.index()
+    other = WriterLock(project / ".spyglass" / "writer.lock")
+    other.acquire()
+    try:
+        await start(client, project)
+        following = await wait_until(lambda: folder_state(client, "following"), timeout=30)
+        assert following["role"] == "follower"
+        assert (await symbol(client, "compute_discount"))[0].name == "compute_discount"  # reads still work
+    finally:
+        other.release()
+    owner = await wait_until(lambda: folder_state(client, "idle", "embedding", "indexing"), timeout=30)
+    assert owner["role"] == "owner"
