@@ -8,7 +8,7 @@ python="${1:-$repo/.venv/bin/python}"
 command -v nvim >/dev/null || { echo "nvim is not installed (apt-get install neovim)" >&2; exit 2; }
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-cp -r "$repo/tests/fixtures/shop" "$tmp/shop"
+cp -r "$repo/tests/fixtures/shop" "$tmp/shop" && rm -rf "$tmp/shop/.spyglass"
 export XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache"
 export SPYGLASS_ROOT="$tmp/shop" SPYGLASS_PYTHON="$python"
 start=$(date +%s)

@@ -254,7 +254,9 @@ def test_blobs_the_snapshot_lacks_are_left_out_and_reported(repo, tmp_path):
     work = git_dir.parent
     blob = git(work, "hash-object", "-w", "--stdin", input=b"kept\n")
     absent = "1" * 40  # a partial snapshot lists its largest files without their content
-    tree = git(work, "mktree", "--missing", input=f"100644 blob {blob}\tok.txt\n100644 blob {absent}\tbig.bin\n".encode())
+    tree = git(
+        work, "mktree", "--missing", input=f"100644 blob {blob}\tok.txt\n100644 blob {absent}\tbig.bin\n".encode()
+    )
     commit = git(work, "commit-tree", tree, "-m", "partial")
     dest = tmp_path / "dest"
     write(dest, "big.bin", "an older version")

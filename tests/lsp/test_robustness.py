@@ -29,7 +29,7 @@ async def client(lsp_client: LanguageClient):
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     root = tmp_path / "shop"
-    shutil.copytree(FIXTURE, root)
+    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns(".spyglass"))
     return root
 
 
@@ -69,7 +69,9 @@ async def test_configuration_change_turns_hover_off_and_reports_bad_values(clien
     await start(client, project)
     await wait_until(lambda: folder_state(client, "idle"), timeout=60)
     uri = (project / "shop" / "pricing.py").as_uri()
-    params = types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=5, character=6))
+    params = types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=5, character=6)
+    )
     assert await client.text_document_hover_async(params) is not None
     client.workspace_did_change_configuration(
         types.DidChangeConfigurationParams(settings={"spyglass": {"hover": False, "maxResults": "many"}})

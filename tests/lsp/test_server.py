@@ -31,7 +31,7 @@ def check(answer, definition: str) -> None:
 @pytest.fixture(scope="module")
 def project(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("lsp") / "shop"
-    shutil.copytree(FIXTURE, root)
+    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns(".spyglass"))
     return root
 
 

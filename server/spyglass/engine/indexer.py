@@ -17,11 +17,13 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 from .discovery import FileEntry, check_path, discover, looks_binary
 from .embedding import Embedder
 from .embedtext import embed_hash, embed_text
 from .errors import ModelLoadError
+from .filerules import MISSING
 from .parsing import parse_spans
 from .settings import Settings
 from .store import SpanRecord, Store
@@ -56,13 +58,18 @@ class IndexReport:
     model_error: str | None = None
     model_reset: str | None = None
     cancelled: bool = False
+    parse_tree: Any = None  # update_path of a buffer: its new syntax tree (not part of the summary)
     seconds: dict[str, float] = field(default_factory=dict)
     changed_paths: list[str] = field(default_factory=list)
     deleted_paths: list[str] = field(default_factory=list)
 
     def summary(self) -> dict:
         """The counts as plain JSON-ready data (without the path lists)."""
-        data = {f.name: getattr(self, f.name) for f in fields(self) if not f.name.endswith("_paths")}
+        data = {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if not f.name.endswith("_paths") and f.name != "parse_tree"
+        }
         data["skipped"] = dict(self.skipped)
         data["seconds"] = {k: round(v, 3) for k, v in self.seconds.items()}
         return data
@@ -72,9 +79,12 @@ def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
-def span_records(path: str, data: bytes, settings: Settings) -> tuple[str, bool, list[SpanRecord]]:
-    """Parse a file's bytes into records ready for the store: (language, had syntax errors, records)."""
-    result = parse_spans(path, data, settings)
+def span_records(
+    path: str, data: bytes, settings: Settings, old_tree: Any = None
+) -> tuple[str, bool, list[SpanRecord], Any]:
+    """Parse a file's bytes into records ready for the store: (language, had syntax errors, records, the
+    syntax tree for a later incremental parse, or None)."""
+    result = parse_spans(path, data, settings, old_tree=old_tree)
     pwords = path_words(path)
     records = []
     for s in result.spans:
@@ -90,7 +100,7 @@ def span_records(path: str, data: bytes, settings: Settings) -> tuple[str, bool,
                 fts=(names + " " + subword_terms(names), pwords, s.doc, s.text, subword_terms(s.text)),
             )
         )
-    return result.language, result.had_errors, records
+    return result.language, result.had_errors, records, result.tree
 
 
 # settings that change the spans a file gives or the text embedded for them
@@ -184,7 +194,9 @@ class Indexer:
             return
         self._index_bytes(entry.path, data, entry.size, entry.mtime_ns, report)
 
-    def _index_bytes(self, path: str, data: bytes, size: int, mtime_ns: int, report: IndexReport) -> None:
+    def _index_bytes(
+        self, path: str, data: bytes, size: int, mtime_ns: int, report: IndexReport, old_tree: Any = None
+    ) -> None:
         state = self.store.file_state(path)
         digest = content_hash(data)
         if state is not None and state.content_hash == digest and state.skip_reason is None:
@@ -200,7 +212,7 @@ class Indexer:
             self.store.record_skip(path, size, mtime_ns, reason)
             report.skipped[reason] += 1
             return
-        language, had_errors, records = span_records(path, data, self.settings)
+        language, had_errors, records, report.parse_tree = span_records(path, data, self.settings, old_tree)
         text = data.decode("utf-8", "replace")
         reused = self.store.write_file(
             path,
@@ -221,12 +233,14 @@ class Indexer:
         report.changed_paths.append(path)
 
     # -- one file or buffer (editor, watcher) ----------------------------------------------------
-    def update_path(self, path: str, text: str | None = None, embed: bool = True) -> IndexReport:
-        """Re-index one file from disk, or from ``text`` (an unsaved editor buffer) when given."""
+    def update_path(self, path: str, text: str | None = None, embed: bool = True, old_tree: Any = None) -> IndexReport:
+        """Re-index one file from disk, or from ``text`` (an unsaved editor buffer) when given; ``old_tree``
+        (the buffer's previous tree, edited to match) makes the parse incremental."""
         report = IndexReport()
         reason = check_path(self.root, path, self.settings)
         full = self.root / path
-        if reason is not None and text is None:
+        if reason is not None and (text is None or reason != MISSING):  # ignore rules hold for buffers too;
+            # only a buffer not yet saved to disk is indexed
             if self.store.file_state(path) is not None:
                 self.store.delete_file(path)
                 report.deleted += 1
@@ -236,7 +250,7 @@ class Indexer:
             data = text.encode("utf-8", "surrogatepass")
             st = full.stat() if full.exists() else None
             with self.store.atomic():
-                self._index_bytes(path, data, len(data), st.st_mtime_ns if st else 0, report)
+                self._index_bytes(path, data, len(data), st.st_mtime_ns if st else 0, report, old_tree)
         else:
             try:
                 st = full.stat()

@@ -22,6 +22,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .buffers import Buffer, TextChange
 from .errors import IndexLocked, OutsideWorkspace, SpyglassError
 from .indexer import IndexReport
 from .workspace import Workspace
@@ -43,7 +44,7 @@ ProgressFn = Callable[[str, int, int], None]
 class _Work:
     """What the writer still has to do; guarded by ``LiveIndex._cond``."""
 
-    buffers: dict[str, str | None] = field(default_factory=dict)  # path -> text (None: back to the disk)
+    buffers: dict[str, bool] = field(default_factory=dict)  # path -> open (False: closed, back to the disk)
     buffers_due: float = 0.0  # monotonic time when the buffers' debounce ends
     files: set[str] = field(default_factory=set)
     full_sync: bool = False
@@ -95,6 +96,7 @@ class LiveIndex:
         self._cond = threading.Condition()
         self._work = _Work(full_sync=True)
         self._stop = threading.Event()
+        self._open: dict[str, Buffer] = {}  # open editor buffers by path (guarded by _cond)
         self._threads: list[threading.Thread] = []
         self.state = "starting"  # starting, indexing, embedding, idle, following, error
         self.role = "unknown"  # owner or follower
@@ -132,13 +134,26 @@ class LiveIndex:
         self.ws.close()
 
     # -- what callers report ---------------------------------------------------------------------
-    def buffer_changed(self, path: str | Path, text: str) -> None:
-        """An editor buffer's full text changed (unsaved): index it after the debounce."""
-        self._queue_buffer(path, text)
+    def buffer_changed(self, path: str | Path, text: str, changes: list[TextChange] | None = None) -> None:
+        """An editor buffer changed (unsaved): ``text`` is its whole new text and ``changes`` the edits that
+        made it, if known (they make the re-parse incremental). Indexed after the debounce."""
+        rel = self.ws.relpath(path)
+        with self._cond:
+            buf = self._open.get(rel)
+            if buf is None:
+                self._open[rel] = Buffer(text)
+            elif changes:
+                buf.edit(changes, text)
+            else:
+                buf.replace(text)
+            self._queue_buffer(rel, True)
 
     def buffer_closed(self, path: str | Path) -> None:
         """An editor buffer was closed or saved: the disk is the truth for it again."""
-        self._queue_buffer(path, None)
+        rel = self.ws.relpath(path)
+        with self._cond:
+            self._open.pop(rel, None)
+            self._queue_buffer(rel, False)
 
     def files_changed(self, paths: list[str | Path]) -> None:
         """Files changed on disk (also called by the watcher)."""
@@ -208,18 +223,17 @@ class LiveIndex:
             pending=pending,
             open_buffers=len(self.ws.buffers),
             paused=self.paused,
+            model_loaded=bool(self.ws.embedder and self.ws.embedder.loaded),
             error=self.error,
             updates=self.updates,
         )
         return info
 
     # -- internals -------------------------------------------------------------------------------
-    def _queue_buffer(self, path: str | Path, text: str | None) -> None:
-        rel = self.ws.relpath(path)
-        with self._cond:
-            self._work.buffers[rel] = text
-            self._work.buffers_due = time.monotonic() + self.debounce
-            self._cond.notify_all()
+    def _queue_buffer(self, rel: str, is_open: bool) -> None:  # with _cond held
+        self._work.buffers[rel] = is_open
+        self._work.buffers_due = time.monotonic() + self.debounce
+        self._cond.notify_all()
 
     def _pending_locked(self) -> bool:
         w = self._work
@@ -326,9 +340,16 @@ class LiveIndex:
             return False
         return self.ws.store.count_pending() > 0
 
-    def _apply_buffers(self, buffers: dict[str, str | None]) -> None:
-        for rel, text in buffers.items():
-            self.ws.update_file(rel, text, embed=False)
+    def _apply_buffers(self, buffers: dict[str, bool]) -> None:
+        for rel, is_open in buffers.items():
+            with self._cond:
+                buf = self._open.get(rel) if is_open else None
+            if buf is None:
+                self.ws.update_file(rel, embed=False)  # closed or saved: from the disk
+                continue
+            text, tree, generation = buf.snapshot()
+            report = self.ws.update_file(rel, text, embed=False, old_tree=tree)
+            buf.parsed(report.parse_tree, generation)
         self._changed()
 
     def _apply_files(self, files: list[str]) -> None:

@@ -39,6 +39,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+from typing import Any
 
 from tree_sitter import Node, Parser, QueryCursor
 
@@ -79,6 +80,7 @@ class ParseResult:
     language: str  # the language label used for the spans ("text" when unknown)
     had_errors: bool = False  # the syntax tree had ERROR or MISSING nodes
     parsed: bool = False  # spans come from a syntax tree (False: windows)
+    tree: Any = None  # the tree-sitter tree, for the next incremental parse of an edited buffer
 
 
 def parse_spans(
@@ -86,8 +88,12 @@ def parse_spans(
     data: bytes,
     settings: Settings | None = None,
     language: str | None = None,
+    old_tree: Any = None,
 ) -> ParseResult:
-    """The spans of one file. Never raises on any input; a failure falls back to windows."""
+    """The spans of one file. Never raises on any input; a failure falls back to windows.
+
+    ``old_tree``: the tree of this file's previous text, already edited to match ``data``
+    (``Tree.edit``): tree-sitter then re-parses only what changed (an editor buffer, docs/lsp.md)."""
     settings = settings or _settings()
     try:
         language = language_for(rel_path, data) if language is None else canonical_language(language)
@@ -99,7 +105,7 @@ def parse_spans(
         if grammar is None:
             return ParseResult(_windows(rel_path, lines, settings, label, "window"), label)
         try:
-            return _parse(rel_path, data, lines, settings, label, grammar)
+            return _parse(rel_path, data, lines, settings, label, grammar, old_tree)
         except Exception:
             log.exception("parsing %s as %s failed; indexing it as windows", rel_path, label)
             return ParseResult(_windows(rel_path, lines, settings, label, "window"), label)
@@ -213,9 +219,12 @@ def _parser(language: str, ts_language) -> Parser:
     return parser
 
 
-def _parse(rel_path, data, lines: _Lines, settings, label, grammar) -> ParseResult:
+def _parse(rel_path, data, lines: _Lines, settings, label, grammar, old_tree=None) -> ParseResult:
     ts_language, query = grammar
-    tree = _parser(label, ts_language).parse(data)
+    parser = _parser(label, ts_language)
+    if old_tree is not None and getattr(old_tree, "language", None) != parser.language:
+        old_tree = None  # the file's language changed: start afresh
+    tree = parser.parse(data, old_tree) if old_tree is not None else parser.parse(data)
     root = tree.root_node
     spec = spec_for(label)
     defs, module_doc_node = _collect(query, root, data)
@@ -242,7 +251,7 @@ def _parse(rel_path, data, lines: _Lines, settings, label, grammar) -> ParseResu
         else:
             for sp in _windows(rel_path, lines, settings, label, "module"):
                 emitter.spans.append(_replace_names(sp, file_name, module_q, module_doc))
-        return ParseResult(emitter.spans, label, root.has_error, True)
+        return ParseResult(emitter.spans, label, root.has_error, True, tree)
 
     first_line = next((t.strip() for t in lines.text if t.strip()), "")
     emit_module(_render(lines, 0, len(lines) - 1, top, 0, len(data)), first_line[:LONG_LINE])
@@ -264,7 +273,7 @@ def _parse(rel_path, data, lines: _Lines, settings, label, grammar) -> ParseResu
             lines.text[d.header_line].strip()[:LONG_LINE],
         )
         stack.extend(reversed(d.children))
-    return ParseResult(emitter.spans, label, root.has_error, True)
+    return ParseResult(emitter.spans, label, root.has_error, True, tree)
 
 
 def _collect(query, root: Node, data: bytes) -> tuple[list[_Def], Node | None]:

@@ -20,6 +20,7 @@ DEFINITION_KINDS = ("function", "method", "class", "interface", "struct", "enum"
 NAME_CANDIDATES = 400  # rows read per kind of name match
 BANDS = {"exact": 1.0, "prefix": 0.9, "word": 0.85, "substring": 0.8, "fuzzy": 0.7}
 SEMANTIC_CAP = 0.65  # semantic hits rank below every name match
+FEW_NAME_MATCHES = 5  # a name-like query with fewer name matches than this also searches by meaning
 _IDENT_QUERY_RE = re.compile(r"^[\w.:$]+$")
 
 
@@ -100,7 +101,8 @@ def find_symbols(searcher: Searcher, query: str, k: int = 50, semantic: bool = T
                     continue
                 add(span, *_name_score(stage, span.name, needle))
 
-    if semantic and (not looks_like_name or len(found) < k) and len(query) >= 3:
+    # a name fragment that already matches names is being typed: meaning adds little and costs a model call
+    if semantic and len(query) >= 3 and (not looks_like_name or len(found) < FEW_NAME_MATCHES):
         filters = SearchFilters(kinds=list(DEFINITION_KINDS))
         outcome = searcher.search(query, k=k, filters=filters, per_file=k)
         by_id = {s.span_id: s for s in store.spans_by_span_id([h.id for h in outcome.hits])}

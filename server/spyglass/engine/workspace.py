@@ -193,15 +193,18 @@ class Workspace:
             self._indexer().update_path(rel, text, embed=False)
         return report
 
-    def update_file(self, path: str | Path, text: str | None = None, embed: bool = True) -> IndexReport:
-        """Re-index one file from disk, or from an unsaved buffer's ``text``."""
+    def update_file(
+        self, path: str | Path, text: str | None = None, embed: bool = True, old_tree: Any = None
+    ) -> IndexReport:
+        """Re-index one file from disk, or from an unsaved buffer's ``text`` (``old_tree``: the buffer's
+        previous syntax tree, edited to match, for an incremental parse; the new one is in the report)."""
         rel = self.relpath(path)
         if text is None:
             self.buffers.pop(rel, None)
         else:
             self.buffers[rel] = text
         self.acquire_writer()
-        return self._indexer().update_path(rel, text, embed=embed)
+        return self._indexer().update_path(rel, text, embed=embed, old_tree=old_tree)
 
     def embed_pending(
         self,

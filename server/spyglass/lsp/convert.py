@@ -101,7 +101,15 @@ def freshness_json(root: Path, info: dict) -> dict:
         "model": info.get("model"),
         "lastUpdate": info.get("last_update"),
     }
-    for key, name in (("state", "state"), ("role", "role"), ("error", "error"), ("mode", "mode"), ("note", "note")):
+    for key, name in (
+        ("state", "state"),
+        ("role", "role"),
+        ("error", "error"),
+        ("paused", "paused"),
+        ("model_loaded", "modelLoaded"),
+        ("mode", "mode"),
+        ("note", "note"),
+    ):
         if key in info:
             out[name] = info[key]
     if "pending" in info:
