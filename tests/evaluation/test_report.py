@@ -11,6 +11,7 @@ from spyglass.evaluation.report import (
     format_table,
     load_report,
     make_report,
+    merge_systems,
     write_report,
 )
 
@@ -79,6 +80,17 @@ def test_make_write_load_round_trip(tmp_path):
     assert load_report(path) == data
     assert list(json.loads(path.read_text(encoding="utf-8"))) == ["created", "config", "systems", "instances"]
     assert [p.name for p in path.parent.iterdir()] == ["report.json"]  # no temporary file left behind
+
+
+def test_merge_systems_averages_over_every_report_and_counts_shared_instances_once():
+    tuning = make_report({}, {"spyglass": [_inst("a", 1.0, 1), _inst("b", 0.0, None)], "bm25": [_inst("a", 0.0, 7)]})
+    heldout = make_report({}, {"spyglass": [_inst("c", 1.0, 2), _inst("b", 1.0, 3)]})
+    merged = merge_systems([tuning, heldout])
+    assert merged["spyglass"]["instances"] == 3  # "b" once, from the later report
+    assert merged["spyglass"]["file_acc@5"] == 100.0
+    assert merged["spyglass"]["file_acc@1"] == pytest.approx(100 / 3, abs=0.01)
+    assert merged["spyglass"]["file_mrr"] == pytest.approx((1 + 1 / 2 + 1 / 3) / 3, abs=1e-4)
+    assert merged["bm25"]["instances"] == 1
 
 
 def test_write_report_fills_created_and_config(tmp_path):

@@ -93,3 +93,20 @@ def test_cli_run_and_compare(tmp_path: Path):
         check=True,
     ).stdout
     assert "spyglass" in out
+    table = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "spyglass",
+            "eval",
+            "table",
+            str(tmp_path / "a.json"),
+            str(tmp_path / "b.json"),
+            "--merge",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "| a: spyglass | 1 | 100.00 |" in table and "| b: bm25 control |" in table
+    assert "| all: spyglass | 1 | 100.00 |" in table  # the same query in both reports counts once

@@ -11,7 +11,14 @@ from pydantic import ValidationError
 
 from ..engine.settings import Settings
 from ..evaluation.dataset import EvalQuery, from_swebench, load_queries
-from ..evaluation.report import PUBLISHED_LITE_274, compare, format_table, load_report, write_report
+from ..evaluation.report import (
+    PUBLISHED_LITE_274,
+    compare,
+    format_table,
+    load_report,
+    merge_systems,
+    write_report,
+)
 from ..evaluation.runner import EvalConfig, run
 from . import render
 from .errors import UsageError
@@ -46,6 +53,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--out", type=Path, help="write the JSON report here")
     r.add_argument("--published", action="store_true", help="add the published Lite-274 rows to the table")
 
+    t = actions.add_parser("table", help="print saved reports as one Markdown table")
+    t.add_argument("reports", type=Path, nargs="+")
+    t.add_argument("--merge", action="store_true", help="also each system over every report's instances together")
+    t.add_argument("--published", action="store_true", help="add the published Lite-274 rows to the table")
+
     c = actions.add_parser("compare", help="what changed between two reports, per metric and per query")
     c.add_argument("before", type=Path)
     c.add_argument("after", type=Path)
@@ -78,9 +90,24 @@ def _overrides(pairs: list[str], no_embed: bool) -> dict:
     return out
 
 
+def _table(paths: list[Path], merge: bool, published: bool) -> str:
+    reports = [load_report(p) for p in paths]
+    rows: dict = {}
+    for path, report in zip(paths, reports, strict=True):
+        rows.update({f"{path.stem}: {name}": row for name, row in report["systems"].items()})
+    if merge and len(reports) > 1:
+        rows.update({f"all: {name}": row for name, row in merge_systems(reports).items()})
+    if published:
+        rows.update({f"{name} (published)": row for name, row in PUBLISHED_LITE_274.items()})
+    return format_table(rows)
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     if args.eval_command == "compare":
         sys.stdout.write(compare(load_report(args.before), load_report(args.after)) + "\n")
+        return 0
+    if args.eval_command == "table":
+        sys.stdout.write(_table(args.reports, args.merge, args.published))
         return 0
     repos = {r.strip() for r in args.repos.split(",") if r.strip()} or None
     queries = _load(args.queries, repos)

@@ -166,6 +166,17 @@ def load_report(path: str | Path) -> dict[str, Any]:
     return _validate(data, str(path))
 
 
+def merge_systems(reports: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each system's averages over the instances of several reports together (e.g. a tuning and a held-out
+    run); an instance in more than one report counts once, from the last report that has it."""
+    per_system: dict[str, dict[str, InstanceScore]] = {}
+    for report in reports:
+        for instance_id, systems in report["instances"].items():
+            for system, values in systems.items():
+                per_system.setdefault(system, {})[instance_id] = InstanceScore.from_dict(instance_id, values)
+    return {system: aggregate(scores.values()) for system, scores in per_system.items()}
+
+
 # ---------------------------------------------------------------------------------------------------------
 # comparing two reports
 
