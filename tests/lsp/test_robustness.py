@@ -108,3 +108,36 @@ async def test_follows_while_another_process_owns_the_index_then_takes_over(clie
         other.release()
     owner = await wait_until(lambda: folder_state(client, "idle", "embedding", "indexing"), timeout=30)
     assert owner["role"] == "owner"
+
+
+async def test_several_workspace_folders_each_get_an_index(client, project, tmp_path):
+    other = tmp_path / "billing"
+    (other / "billing").mkdir(parents=True)
+    (other / "billing" / "invoice.py").write_text(
+        'def render_invoice(order):\n    """Lay out an invoice for printing."""\n    return str(order)\n',
+        encoding="utf-8",
+    )
+    await client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("neovim"),
+            workspace_folders=[
+                types.WorkspaceFolder(uri=project.as_uri(), name="shop"),
+                types.WorkspaceFolder(uri=other.as_uri(), name="billing"),
+            ],
+            initialization_options={"model": str(project / "no-such-model")},  # lexical: fast and enough here
+        )
+    )
+
+    async def both_idle():
+        folders = (await status(client))["folders"]
+        return len(folders) == 2 and all(f.get("state") == "idle" for f in folders)
+
+    await wait_until(both_idle, timeout=60)
+    roots = sorted(f["root"] for f in (await status(client))["folders"])
+    assert roots == sorted([str(other), str(project)])
+    assert (other / ".spyglass" / "index.db").exists() and (project / ".spyglass" / "index.db").exists()
+    invoice = (await symbol(client, "render_invoice"))[0]
+    assert invoice.location.uri == (other / "billing" / "invoice.py").as_uri()
+    assert (await symbol(client, "compute_discount"))[0].location.uri.startswith(project.as_uri())
+    answer = plain(await request(client, "spyglass/search", {"query": "invoice printing"}))
+    assert answer["results"][0]["symbol"] == "render_invoice" and len(answer["folders"]) == 2
