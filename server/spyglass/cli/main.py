@@ -28,7 +28,7 @@ from ..engine.errors import (
 )
 from ..engine.search import SearchFilters
 from ..engine.workspace import Workspace, find_root
-from . import evaluate, render
+from . import evaluate, mcpconfig, render
 from .errors import UsageError
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_NO_INDEX, EXIT_LOCKED = 0, 1, 2, 3, 4
@@ -90,6 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tcp", metavar="HOST:PORT", default=None, help="serve on a TCP port instead, for debugging")
     p.add_argument("-v", "--verbose", action="count", default=0, help="more logging on stderr")
 
+    p = sub.add_parser("mcp", help="run the MCP server for coding agents (stdio)")
+    p.add_argument("root", nargs="?", default=None, help="the workspace folder (default: the current one)")
+    p.add_argument("--log-queries", action="store_true", help="append each search to .spyglass/mcp-queries.jsonl")
+    p.add_argument("-v", "--verbose", action="count", default=0, help="more logging on stderr")
+
+    mcpconfig.add_parser(sub)
     evaluate.add_parser(sub)
     return parser
 
@@ -191,8 +197,19 @@ def cmd_lsp(args: argparse.Namespace) -> int:
     return run(tcp=args.tcp)
 
 
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from ..mcp.app import run  # the mcp SDK is imported only by the command that serves it
+
+    root = Path(args.root).resolve() if args.root else Path.cwd().resolve()
+    if not root.is_dir():
+        raise UsageError(f"{root} is not a folder")
+    return run(root, log_queries=args.log_queries)
+
+
 COMMANDS = {
     "lsp": cmd_lsp,
+    "mcp": cmd_mcp,
+    "mcp-config": mcpconfig.cmd_mcp_config,
     "index": cmd_index,
     "search": cmd_search,
     "span": cmd_span,

@@ -263,6 +263,8 @@ class Indexer:
                 return report
             with self.store.atomic():
                 self._index_bytes(path, data, st.st_size, st.st_mtime_ns, report)
+        if report.parsed and not report.changed:  # a full sync counts new files when it scans; here, now
+            report.added += 1
         if embed:
             self.embed_pending(report)
         return report

@@ -530,6 +530,24 @@ class Store:
         )
         return [StoredSpan(*r) for r in rows]
 
+    def spans_named_exactly(self, names: Sequence[str], limit: int = 2000) -> list[StoredSpan]:
+        """Spans whose name is one of ``names``, compared case-sensitively (the case-insensitive name
+        index finds the candidates; the exact comparison drops ``cart`` when ``Cart`` was asked for)."""
+        wanted = sorted({n for n in names if n})
+        out: list[StoredSpan] = []
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self.con.execute(
+                f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id "
+                f"WHERE s.name COLLATE NOCASE IN ({marks}) AND s.name IN ({marks}) LIMIT ?",
+                (*chunk, *chunk, int(limit) - len(out)),
+            )
+            out.extend(StoredSpan(*r) for r in rows)
+            if len(out) >= limit:
+                break
+        return out
+
     def spans_named_like(self, pattern: str, limit: int = 400) -> list[StoredSpan]:
         """Spans whose name matches a LIKE ``pattern`` (case-insensitive, ``\\`` escapes); a pattern without
         a leading ``%`` uses the name index."""

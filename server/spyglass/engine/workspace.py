@@ -12,10 +12,11 @@ import shutil
 import subprocess
 import threading
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from .context import line_context
 from .discovery import discover
 from .embedding import Embedder
 from .errors import IndexCorrupt, OutsideWorkspace
@@ -48,8 +49,15 @@ class SpanLookup:
     current_id: str | None  # the span's ID now (differs from ``id`` when moved or stale)
     kind: str | None
     symbol: str | None
-    text: str  # the current lines of the span ("" when missing)
+    text: str  # the current lines of the span ("" when missing), with any context lines asked for
     message: str
+    # the lines ``text`` covers: the span's own unless context lines were asked for (0: same as the span)
+    text_start_line: int = 0
+    text_end_line: int = 0
+
+    def __post_init__(self) -> None:
+        self.text_start_line = self.text_start_line or self.start_line
+        self.text_end_line = self.text_end_line or self.end_line
 
 
 def find_root(start: Path) -> Path:
@@ -270,6 +278,22 @@ class Workspace:
         ]
         return {"span": span_summary(span), "related": related}
 
+    def context(self, path: str | Path, line: int) -> dict:
+        """What surrounds 1-based ``line`` of ``path`` (unsaved text included): the enclosing definition
+        (``span``, None outside any, with ``message`` saying why), the file's ``imports`` and the indexed
+        definitions the enclosing one refers to (``references``)."""
+        rel = self.relpath(path)
+        found = line_context(self.searcher, rel, line, self._current_text(rel))
+        return {
+            "path": found.path,
+            "line": found.line,
+            "language": found.language,
+            "span": span_summary(found.span) if found.span else None,
+            "imports": found.imports,
+            "references": [span_summary(s) for s in found.references],
+            "message": found.message,
+        }
+
     def _current_text(self, rel: str) -> str | None:
         if rel in self.buffers:
             return self.buffers[rel]
@@ -278,15 +302,27 @@ class Workspace:
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
             return None
 
-    def span(self, span_id: str) -> SpanLookup:
-        """The current text of a span, found by its ID, and whether it is current, moved or stale."""
+    def span(self, span_id: str, context_lines: int = 0) -> SpanLookup:
+        """The current text of a span, found by its ID, and whether it is current, moved or stale;
+        with ``context_lines``, up to that many lines before and after it too (``text_start_line`` and
+        ``text_end_line`` say which lines the text covers)."""
+        found, lines = self._locate_span(span_id)
+        if context_lines <= 0 or found.status == "missing":
+            return found
+        start = max(1, found.start_line - context_lines)
+        end = min(len(lines), found.end_line + context_lines)
+        text = "\n".join(lines[start - 1 : end])
+        return replace(found, text=text, text_start_line=start, text_end_line=max(start, end))
+
+    def _locate_span(self, span_id: str) -> tuple[SpanLookup, list[str]]:
+        """The span's lookup and the current lines of its file ([] when the file is gone)."""
         ref = parse_span_id(span_id)
         rel = self.relpath(ref.path)
         text = self._current_text(rel)
         if text is None:
             return SpanLookup(
                 span_id, "missing", rel, ref.start_line, ref.end_line, None, None, None, "", f"{rel} no longer exists"
-            )
+            ), []
         spans = parse_spans(rel, text.encode("utf-8", "surrogatepass"), self.settings).spans
         lines = split_lines(text)
 
@@ -299,20 +335,21 @@ class Workspace:
         same_hash = [s for s in spans if s.text_hash.startswith(ref.hash_prefix)]
         for s in same_hash:
             if (s.start_line, s.end_line) == (ref.start_line, ref.end_line):
-                return lookup("current", s, "the span is unchanged")
+                return lookup("current", s, "the span is unchanged"), lines
         if same_hash:
             s = min(same_hash, key=lambda s: abs(s.start_line - ref.start_line))
-            return lookup("moved", s, f"the span's text is unchanged but now at lines {s.start_line}-{s.end_line}")
+            message = f"the span's text is unchanged but now at lines {s.start_line}-{s.end_line}"
+            return lookup("moved", s, message), lines
         # changed: prefer the symbol that used to be there, else whatever covers those lines now
         old = self.store.con.execute("SELECT qualname, kind FROM spans WHERE span_id=?", (span_id,)).fetchone()
         if old:
             same_symbol = [s for s in spans if (s.qualname, s.kind) == tuple(old)]
             if same_symbol:
                 s = min(same_symbol, key=lambda s: abs(s.start_line - ref.start_line))
-                return lookup("stale", s, f"{s.qualname} has changed since this ID was issued")
+                return lookup("stale", s, f"{s.qualname} has changed since this ID was issued"), lines
         end = min(ref.end_line, len(lines))
         body = "\n".join(lines[ref.start_line - 1 : end])
-        return SpanLookup(
+        gone = SpanLookup(
             span_id,
             "stale",
             rel,
@@ -324,6 +361,7 @@ class Workspace:
             body,
             "the text at these lines has changed since this ID was issued",
         )
+        return gone, lines
 
     def freshness(self) -> dict:
         """A cheap summary for every answer: how much is indexed and embedded, and since when."""

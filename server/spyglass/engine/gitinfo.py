@@ -1,0 +1,57 @@
+"""The workspace's git HEAD (commit and branch), read from the files under ``.git`` without running git."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def git_dir(root: Path) -> Path | None:
+    """``root``'s git directory: ``.git`` itself, or where a ``.git`` file (worktrees, submodules) points."""
+    dot = root / ".git"
+    if dot.is_dir():
+        return dot
+    if dot.is_file():
+        text = dot.read_text(encoding="utf-8", errors="replace").strip()
+        if text.startswith("gitdir:"):
+            target = Path(text[len("gitdir:") :].strip())
+            target = target if target.is_absolute() else (root / target)
+            return target.resolve() if target.is_dir() else None
+    return None
+
+
+def head(root: Path) -> tuple[str | None, str | None]:
+    """(commit, branch) of ``root``'s checkout; branch is None when detached, both None outside git."""
+    gd = git_dir(root)
+    if gd is None:
+        return None, None
+    try:
+        text = (gd / "HEAD").read_text(encoding="utf-8").strip()
+    except OSError:
+        return None, None
+    if not text.startswith("ref:"):
+        return (text or None), None
+    ref = text[4:].strip()
+    branch = ref.removeprefix("refs/heads/")
+    common = _common_dir(gd)
+    for base in (gd, common):
+        try:
+            return (base / ref).read_text(encoding="utf-8").strip() or None, branch
+        except OSError:
+            pass
+    try:
+        for line in (common / "packed-refs").read_text(encoding="utf-8").splitlines():
+            sha, _, name = line.partition(" ")
+            if name == ref:
+                return sha, branch
+    except OSError:
+        pass
+    return None, branch  # a branch with no commit yet
+
+
+def _common_dir(gd: Path) -> Path:
+    try:
+        rel = (gd / "commondir").read_text(encoding="utf-8").strip()
+    except OSError:
+        return gd
+    p = Path(rel)
+    return (p if p.is_absolute() else gd / p).resolve()

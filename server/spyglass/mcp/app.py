@@ -1,0 +1,50 @@
+"""Build and run the MCP server: one workspace, kept fresh by a LiveIndex (owner) or read while another
+process writes it (follower); see docs/mcp.md."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from mcp.server.mcpserver import MCPServer
+
+from .. import __version__
+from ..engine.live import LiveIndex
+from ..engine.workspace import Workspace
+from .session import QUERY_LOG_NAME, Progress, Session
+from .tools import GROUPS
+
+log = logging.getLogger(__name__)
+
+INSTRUCTIONS = """Spyglass searches this workspace's code locally (an index kept fresh as files change).
+Start with search_code (natural language, identifiers or error text); fetch more with get_span(id) or
+get_context(path, line); find_symbol for names. Scores: >0.5 strong, <0.3 weak; empty means no confident match."""
+
+
+def build_server(
+    live: LiveIndex, *, query_log: Path | None = None, progress: Progress | None = None
+) -> tuple[MCPServer, Session]:
+    """An ``MCPServer`` with every tool over ``live``'s workspace (the caller starts and stops ``live``)."""
+    session = Session(live, query_log=query_log, progress=progress or Progress())
+    server = MCPServer("spyglass", version=__version__, instructions=INSTRUCTIONS)
+    for group in GROUPS:
+        group.register(server, session)
+    return server, session
+
+
+def run(root: Path, *, log_queries: bool = False) -> int:
+    """Serve ``root`` on stdio until the client disconnects."""
+    ws = Workspace.open(root, writer=True, memory_vectors=True)
+    for warning in ws.warnings:
+        log.warning("%s", warning)
+    progress = Progress()
+    live = LiveIndex(ws, on_progress=progress.update)
+    query_log = ws.db_path.parent / QUERY_LOG_NAME if log_queries else None
+    server, session = build_server(live, query_log=query_log, progress=progress)
+    live.start()
+    try:
+        server.run("stdio")
+    finally:
+        live.stop()
+        log.info("spyglass mcp stopped (%d secret(s) redacted this session)", session.redactions)
+    return 0

@@ -1,0 +1,99 @@
+"""The compact text an agent reads for each tool's answer (the structured output carries the same data)."""
+
+from __future__ import annotations
+
+from .models import ContextOutput, IndexState, ReindexOutput, SearchOutput, SpanOutput, StatusOutput, SymbolOutput
+
+
+def _index_line(ix: IndexState) -> str:
+    parts = [f"{ix.files} files", f"{ix.spans} spans", f"{ix.embedded_fraction:.0%} embedded"]
+    if ix.pending_files:
+        parts.append(f"{ix.pending_files} changed files pending")
+    if ix.state not in ("idle", "following"):
+        parts.append(ix.state)
+    mode = f"{ix.mode} search; " if ix.mode else ""
+    note = f" ({ix.note})" if ix.note else ""
+    return f"[{mode}index: {', '.join(parts)}]{note}"
+
+
+def search(out: SearchOutput) -> str:
+    head = f'{len(out.results)} result(s) for "{out.query}" {_index_line(out.index)}'
+    if not out.results:
+        return head + "\nNothing passed the confidence floor: rephrase (names, error text) or lower min_score."
+    lines = [head]
+    for i, r in enumerate(out.results, 1):
+        signals = ", ".join(f"{k} {v:.2f}" for k, v in sorted(r.why.signals.items(), key=lambda kv: -kv[1]))
+        terms = f"; terms: {', '.join(r.why.terms)}" if r.why.terms else ""
+        more = f"; {r.file_matches} matches in file" if r.file_matches > 1 else ""
+        lines.append(f"\n{i}. {r.path}:{r.start_line}-{r.end_line} {r.kind} {r.symbol}  score {r.score:.2f}")
+        lines.append(f"   id {r.id}  ({signals}{terms}{more})")
+        lines.append(_fence(r.snippet, r.language))
+    if out.truncated:
+        lines.append("\n(results were cut to fit max_tokens)")
+    return "\n".join(lines)
+
+
+def span(out: SpanOutput) -> str:
+    where = f"{out.path}:{out.text_start_line}-{out.text_end_line}"
+    head = f"{out.status}: {out.symbol or ''} {where} ({out.message})".replace("  ", " ")
+    if out.current_id and out.current_id != out.id:
+        head += f"\ncurrent id: {out.current_id}"
+    if out.status == "missing":
+        return head
+    return head + "\n" + _fence(out.text, "")
+
+
+def symbols(out: SymbolOutput) -> str:
+    if not out.results:
+        return f'No definition named like "{out.name}". Try search_code with a description.'
+    lines = [f'{len(out.results)} definition(s) for "{out.name}":']
+    for d in out.results:
+        lines.append(f"- {d.path}:{d.start_line}-{d.end_line} {d.kind} {d.symbol}  [{d.match}]  id {d.id}")
+        if d.signature:
+            lines.append(f"    {d.signature}")
+    return "\n".join(lines)
+
+
+def context(out: ContextOutput) -> str:
+    if out.symbol is None:
+        lines = [f"{out.path}:{out.line}: {out.message or 'not inside a definition'}"]
+    else:
+        s = out.symbol
+        lines = [f"{out.path}:{out.line} is in {s.kind} {s.symbol} ({s.path}:{s.start_line}-{s.end_line}, id {s.id})"]
+        if s.signature:
+            lines.append(f"signature: {s.signature}")
+        if out.doc:
+            lines.append(f"doc: {out.doc}")
+    if out.imports:
+        lines.append("imports:\n" + "\n".join(f"  {i}" for i in out.imports))
+    if out.references:
+        lines.append("refers to:")
+        lines += [f"  {d.symbol} {d.path}:{d.start_line}  {d.signature}  (id {d.id})" for d in out.references]
+    return "\n".join(lines)
+
+
+def status(out: StatusOutput) -> str:
+    head = out.head_commit[:12] if out.head_commit else None
+    git = f"; git {out.branch or 'detached'} @ {head}" if head else ""
+    model = f"{out.model or 'no model'}{'' if out.model_loaded else ' (loading or unavailable)'}"
+    lines = [
+        f"{out.root}: {out.state} ({out.role}){git}",
+        f"{out.files} files, {out.spans} spans, {out.embedded_fraction:.1%} embedded "
+        f"({out.pending_embeddings} waiting), {out.pending_files} changed files pending",
+        f"model: {model}; last update: {out.last_update or 'never'}",
+    ]
+    if out.error:
+        lines.append(f"error: {out.error}")
+    return "\n".join(lines)
+
+
+def reindex(out: ReindexOutput) -> str:
+    counts = ", ".join(f"{k} {v}" for k, v in out.changes.items() if v)
+    return f"{out.message}" + (f": {counts}" if counts else "")
+
+
+def _fence(text: str, language: str) -> str:
+    fence = "```"
+    while fence in text:
+        fence += "`"
+    return f"{fence}{language}\n{text}\n{fence}"

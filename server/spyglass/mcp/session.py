@@ -1,0 +1,118 @@
+"""What every MCP tool shares: the live index of one workspace, its limits, path confinement, secret
+redaction and the optional query log. Engine calls run on worker threads (the tools are plain functions,
+which the SDK runs off the event loop)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mcp.server.mcpserver.exceptions import ToolError
+
+from ..engine.errors import OutsideWorkspace, SpyglassError
+from ..engine.live import LiveIndex
+from ..engine.redact import redact
+
+log = logging.getLogger(__name__)
+
+QUERY_LOG_NAME = "mcp-queries.jsonl"
+
+
+@dataclass
+class Progress:
+    """The index writer's last progress report, for messages like "indexing files 40% (812/2074)"."""
+
+    last: tuple[str, int, int] | None = None  # (phase, done, total)
+
+    def update(self, phase: str, done: int, total: int) -> None:
+        self.last = (phase, done, total)
+
+    def text(self) -> str:
+        if self.last is None:
+            return "starting"
+        phase, done, total = self.last
+        what = {"scan": "scanning files", "parse": "indexing files", "embed": "embedding", "model": "loading model"}
+        name = what.get(phase, phase)
+        return f"{name} {100 * done // total}% ({done}/{total})" if total else name
+
+
+@dataclass
+class Session:
+    live: LiveIndex
+    query_log: Path | None = None
+    redactions: int = 0  # secrets replaced in answers since start (also logged per call)
+    progress: Progress = field(default_factory=lambda: Progress())
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def ws(self):
+        return self.live.ws
+
+    @property
+    def root(self) -> Path:
+        return self.live.ws.root
+
+    # -- guards ----------------------------------------------------------------------------------
+    def rel(self, path: str) -> str:
+        """``path`` (relative to the root, or absolute inside it) as the index names it; anything that
+        resolves outside the workspace (``..``, other absolute paths, symlinks that leave it) is refused."""
+        if not path or "\x00" in path:
+            raise ToolError("path is empty or not a path")
+        try:
+            return self.ws.relpath(path)
+        except OutsideWorkspace:
+            raise ToolError(f"{path!r} is outside the workspace {self.root}; give a path relative to it") from None
+
+    def require_index(self) -> None:
+        """Fail with what to do when nothing is searchable yet."""
+        status = self.live.status()
+        if status["files"]:
+            return
+        if status["state"] in ("starting", "indexing") or status["pending"]["full_sync"]:
+            raise ToolError(
+                f"the index of {self.root} is being built ({self.progress.text()}); try again in a few seconds, "
+                "or run `spyglass index` in the workspace"
+            )
+        if status["state"] == "error":
+            raise ToolError(f"the index of {self.root} is unusable: {status['error']}")
+        raise ToolError(f"nothing is indexed in {self.root} (no source files found, or all are ignored)")
+
+    def call(self, tool: str, fn, *args, **kwargs):
+        """Run an engine call, turning engine errors into tool errors an agent can act on."""
+        try:
+            return fn(*args, **kwargs)
+        except ToolError:
+            raise
+        except OutsideWorkspace as e:
+            raise ToolError(str(e)) from None
+        except (SpyglassError, ValueError) as e:
+            raise ToolError(f"{tool}: {e}") from None
+
+    # -- secrets ---------------------------------------------------------------------------------
+    def clean(self, text: str | None) -> str | None:
+        """``text`` with secrets replaced by markers (counted)."""
+        if not text:
+            return text
+        out = redact(text)
+        if out.count:
+            with self._lock:
+                self.redactions += out.count
+            log.info("redacted %d secret(s) (%s)", out.count, ", ".join(sorted(set(out.kinds))))
+        return out.text
+
+    # -- the query log ---------------------------------------------------------------------------
+    def log_query(self, record: dict[str, Any]) -> None:
+        if self.query_log is None:
+            return
+        record = {"time": round(time.time(), 3), **record}
+        try:
+            with self._lock, self.query_log.open("a", encoding="utf-8") as f:
+                f.write(json.dumps(record, ensure_ascii=False) + "\n")
+        except OSError as e:
+            log.warning("cannot write the query log %s: %s", self.query_log, e)
+            self.query_log = None

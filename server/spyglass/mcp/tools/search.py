@@ -1,0 +1,156 @@
+"""Finding code: ``search_code`` (by meaning, names, paths or error text) and ``find_symbol`` (by name)."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult
+from pydantic import Field
+
+from ...engine.search import SearchFilters
+from .. import render
+from ..models import Definition, IndexState, SearchOutput, SearchResult, SymbolOutput, Why
+from ..session import Session
+from ._common import MAX_TOKENS_DEFAULT, MAX_TOKENS_LIMIT, READ_ONLY, answer
+
+K_LIMIT = 50
+KINDS = ("function", "method", "class", "interface", "struct", "enum", "type", "module", "section", "window")
+
+SEARCH_DESCRIPTION = " ".join(
+    [
+        "Search this workspace's code by meaning, names, paths or error text;",
+        "use it instead of grep or reading whole files.",
+        'Query in natural language ("where are retries configured"), with identifiers',
+        "(parse_config, HttpClient.send), a path, or a pasted error or traceback.",
+        "Results are ranked spans (functions, classes, doc sections) with a trimmed snippet and a stable id",
+        "for get_span. Scores are 0-1: above ~0.5 is a strong match, below ~0.3 weak; `why` lists the signals",
+        "and terms that matched. An empty result means nothing passed the confidence floor: rephrase rather",
+        "than lowering min_score blindly. The answer says how fresh the index is (pending files, share",
+        "embedded; lexical-only while the model loads).",
+    ]
+)
+
+
+def register(server: MCPServer, session: Session) -> None:
+    @server.tool(name="search_code", description=SEARCH_DESCRIPTION, annotations=READ_ONLY)
+    def search_code(
+        query: Annotated[str, Field(min_length=1, max_length=20000, description="What to find.")],
+        k: Annotated[int, Field(ge=1, le=K_LIMIT, description=f"Most results (1-{K_LIMIT}).")] = 5,
+        min_score: Annotated[
+            float | None, Field(ge=0, le=1, description="Drop results scoring below this (default: built-in floor).")
+        ] = None,
+        paths: Annotated[
+            list[str] | None, Field(description="Only under these files or folders (relative to the workspace).")
+        ] = None,
+        globs: Annotated[
+            list[str] | None, Field(description='Only paths matching these globs, e.g. "src/**/*.py".')
+        ] = None,
+        languages: Annotated[
+            list[str] | None, Field(description='Only these languages, e.g. ["python", "go"].')
+        ] = None,
+        kinds: Annotated[list[str] | None, Field(description=f"Only these span kinds: {', '.join(KINDS)}.")] = None,
+        max_tokens: Annotated[
+            int, Field(ge=100, le=MAX_TOKENS_LIMIT, description=f"Budget for all snippets (max {MAX_TOKENS_LIMIT}).")
+        ] = MAX_TOKENS_DEFAULT,
+    ) -> Annotated[CallToolResult, SearchOutput]:
+        started = time.perf_counter()
+        bad = sorted(set(kinds or ()) - set(KINDS))
+        if bad:
+            raise ToolError(f"unknown kind(s) {', '.join(bad)}; use {', '.join(KINDS)}")
+        scope = list(globs or [])
+        for p in paths or []:
+            rel = session.rel(p)
+            scope += [rel] if (session.root / rel).is_file() else [f"{rel}/*" if rel != "." else "*"]
+        session.require_index()
+        filters = SearchFilters(globs=scope, languages=list(languages or []), kinds=list(kinds or []))
+        found = session.call(
+            "search_code", session.ws.search, query, k=k, filters=filters, min_score=min_score, max_tokens=max_tokens
+        )
+        out = SearchOutput(
+            query=query,
+            results=[
+                SearchResult(
+                    id=h["id"],
+                    path=h["path"],
+                    start_line=h["start_line"],
+                    end_line=h["end_line"],
+                    kind=h["kind"],
+                    symbol=h["symbol"],
+                    language=h["language"],
+                    score=h["score"],
+                    why=Why(signals=h["why"].get("signals", {}), terms=h["why"].get("terms", [])),
+                    snippet=session.clean(h["snippet"]) or "",
+                    file_matches=h.get("file_matches", 1),
+                )
+                for h in found["results"]
+            ],
+            truncated=found["truncated"],
+            index=index_state(session, found["index"]),
+        )
+        text = render.search(out)
+        session.log_query(
+            {
+                "tool": "search_code",
+                "query": query,
+                "k": k,
+                "min_score": min_score,
+                "results": len(out.results),
+                "scores": [r.score for r in out.results],
+                "bytes": len(text.encode("utf-8")),
+                "latency_ms": round(1000 * (time.perf_counter() - started), 1),
+                "mode": out.index.mode,
+            }
+        )
+        return answer(out, text)
+
+    @server.tool(
+        name="find_symbol",
+        description="Find definitions by exact or fuzzy name (functions, methods, classes, types), with signatures. "
+        "Use for a name you know or half-know (`parse_conf`, `HttpClient`); use search_code for descriptions.",
+        annotations=READ_ONLY,
+    )
+    def find_symbol(
+        name: Annotated[str, Field(min_length=1, max_length=200, description="A name or part of one.")],
+        kind: Annotated[str | None, Field(description=f"Only this kind: {', '.join(KINDS)}.")] = None,
+        k: Annotated[int, Field(ge=1, le=K_LIMIT, description=f"Most results (1-{K_LIMIT}).")] = 10,
+    ) -> Annotated[CallToolResult, SymbolOutput]:
+        if kind is not None and kind not in KINDS:
+            raise ToolError(f"unknown kind {kind!r}; use one of {', '.join(KINDS)}")
+        session.require_index()
+        found = session.call("find_symbol", session.ws.symbols, name, k=K_LIMIT if kind else k, semantic=False)
+        results = [definition(session, d) for d in found if kind is None or d["kind"] == kind][:k]
+        out = SymbolOutput(name=name, results=results)
+        return answer(out, render.symbols(out))
+
+
+def definition(session: Session, d: dict) -> Definition:
+    return Definition(
+        id=d["id"],
+        path=d["path"],
+        start_line=d["start_line"],
+        end_line=d["end_line"],
+        kind=d["kind"],
+        symbol=d["symbol"],
+        signature=session.clean(d.get("signature") or "") or "",
+        container=d.get("container"),
+        score=d.get("score"),
+        match=d.get("match"),
+    )
+
+
+def index_state(session: Session, index: dict) -> IndexState:
+    live = session.live.status()
+    return IndexState(
+        files=index["files"],
+        spans=index["spans"],
+        embedded_fraction=index["embedded_fraction"],
+        pending_files=live["pending"]["files"] + live["pending"]["buffers"],
+        pending_embeddings=index["pending_embeddings"],
+        state=live["state"],
+        last_update=index.get("last_update"),
+        mode=index.get("mode"),
+        note=index.get("note"),
+    )
