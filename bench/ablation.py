@@ -30,6 +30,7 @@ BASE = {
     "SIDE_AS_PROSE": search.SIDE_AS_PROSE,
     "NAME_SHARING": search.NAME_SHARING,
     "USE_PHRASES": query.USE_PHRASES,
+    "EXTRA_PARTS": search.EXTRA_PARTS,
 }
 
 
@@ -49,6 +50,8 @@ def _profile(file_context: float | None = None, **weights: float) -> dict:
 ONLY = {"vector": 0.0, "lexical": 0.0, "file": 0.0, "name": 0.0, "path": 0.0, "title": 0.0, "title_vector": 0.0}
 CONFIGS = {
     "current": {},
+    "extra parts 0.5": {"EXTRA_PARTS": 0.5},
+    "extra parts kept": {"EXTRA_PARTS": 1.0},
     "no path signal": {**_profile(path=0.0), "MENTIONED_FILES": 0},
     "no file signal": {**_profile(file=0.0), "FILE_HEADS": 0},
     "no file context": _profile(file_context=0.0),

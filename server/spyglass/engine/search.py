@@ -53,6 +53,7 @@ TEST_PRIOR = 0.5  # tests rank below the code they test, all else equal (path co
 PROSE_PRIOR = 0.5  # docs, config and other text rank below code, all else equal
 NAME_SHARING = False  # a name defined n times gives each definition 1/sqrt(n)
 SIDE_AS_PROSE = True  # code in doc/, examples/, demo/, benchmarks/ folders counts as prose for the prior
+EXTRA_PARTS = 0.0  # parts of a long definition after its best part: weight (0: dropped; docs/quality.md)
 BM25_COLUMNS = (4.0, 2.0, 1.5, 1.0, 0.7)  # name, path, doc, body, terms
 CANDIDATES = 100
 MIN_SCORE = 0.20
@@ -106,6 +107,26 @@ class SearchOutcome:
     mode: str  # "hybrid" or "lexical"
     note: str | None = None  # why the search fell back to lexical, if it did
     truncated: bool = False  # results were left out or shortened to honour max_tokens
+
+
+def _one_definition_once(scored: list[tuple[float, StoredSpan]], factor: float) -> list[tuple[float, StoredSpan]]:
+    """The parts of one long definition (same file, name and kind) count once: the best part keeps its score,
+    the others are scaled by ``factor`` (dropped at 0), so a large class matching the query by name does not
+    fill the ranking with copies of its header."""
+    best: dict[tuple[str, str, str], float] = {}
+    for score, span in scored:
+        key = (span.path, span.qualname, span.kind)
+        best[key] = max(best.get(key, 0.0), score)
+    out, seen = [], set()
+    for score, span in sorted(scored, key=lambda t: -t[0]):
+        key = (span.path, span.qualname, span.kind)
+        if key in seen:
+            if factor > 0:
+                out.append((score * factor, span))
+            continue
+        seen.add(key)
+        out.append((score, span))
+    return out
 
 
 def _with_file_context(scored: list[tuple[float, StoredSpan]], share: float) -> list[tuple[float, StoredSpan]]:
@@ -231,6 +252,8 @@ class Searcher:
             code = is_code(span.language) and not (SIDE_AS_PROSE and is_side_path(span.path))
             score *= prior(is_test_path(span.path), code, test_prior, PROSE_PRIOR)
             scored.append((score, span))
+        if EXTRA_PARTS != 1.0:
+            scored = _one_definition_once(scored, EXTRA_PARTS)
         if profile.file_context:
             scored = _with_file_context(scored, profile.file_context)
         scored.sort(key=lambda t: (-t[0], t[1].path, t[1].start_line))
