@@ -12,6 +12,9 @@ from pathlib import Path
 import pytest
 from mcp import Client, StdioServerParameters
 
+from spyglass.engine.migrations import SCHEMA_VERSION
+from spyglass.engine.store import Store
+
 from .test_tools import FIXTURE
 
 pytestmark = pytest.mark.slow
@@ -119,3 +122,14 @@ async def test_three_processes_share_one_index_and_one_writer(project):
     finally:
         for p in procs:
             await p.close()
+
+
+async def test_an_unusable_index_is_explained_by_every_tool_not_a_dead_server(project):
+    store = Store(project / ".spyglass" / "index.db")
+    store.con.execute("INSERT INTO schema_migrations VALUES(?, 0)", (SCHEMA_VERSION + 1,))
+    store.close()
+    async with Client(params(project), read_timeout_seconds=60) as client:
+        for name, args in (("search_code", {"query": "discount"}), ("index_status", {})):
+            result = await client.call_tool(name, args)
+            assert result.is_error and "cannot open the Spyglass index" in result.content[0].text
+            assert "newer" in result.content[0].text

@@ -9,6 +9,7 @@ from pathlib import Path
 from mcp.server.mcpserver import MCPServer
 
 from .. import __version__
+from ..engine.errors import SpyglassError
 from ..engine.live import LiveIndex
 from ..engine.workspace import Workspace
 from .session import QUERY_LOG_NAME, Progress, Session
@@ -22,10 +23,11 @@ get_context(path, line); find_symbol for names. Scores: >0.5 strong, <0.3 weak; 
 
 
 def build_server(
-    live: LiveIndex, *, query_log: Path | None = None, progress: Progress | None = None
+    live: LiveIndex | None, *, query_log: Path | None = None, progress: Progress | None = None, error: str = ""
 ) -> tuple[MCPServer, Session]:
-    """An ``MCPServer`` with every tool over ``live``'s workspace (the caller starts and stops ``live``)."""
-    session = Session(live, query_log=query_log, progress=progress or Progress())
+    """An ``MCPServer`` with every tool over ``live``'s workspace (the caller starts and stops ``live``);
+    without one, every tool answers with ``error`` (so the agent reads why instead of losing the server)."""
+    session = Session(live, query_log=query_log, progress=progress or Progress(), error=error or None)
     server = MCPServer("spyglass", version=__version__, instructions=INSTRUCTIONS)
     for group in GROUPS:
         group.register(server, session)
@@ -34,7 +36,13 @@ def build_server(
 
 def run(root: Path, *, log_queries: bool = False) -> int:
     """Serve ``root`` on stdio until the client disconnects."""
-    ws = Workspace.open(root, writer=True, memory_vectors=True)
+    try:
+        ws = Workspace.open(root, writer=True, memory_vectors=True)
+    except (SpyglassError, OSError) as e:
+        message = f"cannot open the Spyglass index of {root}: {e}"
+        log.error("%s", message)
+        build_server(None, error=message)[0].run("stdio")
+        return 1
     for warning in ws.warnings:
         log.warning("%s", warning)
     progress = Progress()

@@ -43,11 +43,19 @@ class Progress:
 
 @dataclass
 class Session:
-    live: LiveIndex
+    index: LiveIndex | None  # None when the index could not be opened: every tool then says why
     query_log: Path | None = None
     redactions: int = 0  # secrets replaced in answers since start (also logged per call)
     progress: Progress = field(default_factory=lambda: Progress())
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    error: str | None = None  # why there is no index
+
+    @property
+    def live(self) -> LiveIndex:
+        if self.index is None:
+            raise ToolError(self.error or "the index is not available")
+        return self.index
 
     @property
     def ws(self):
