@@ -31,6 +31,7 @@ BASE = {
     "NAME_SHARING": search.NAME_SHARING,
     "USE_PHRASES": query.USE_PHRASES,
     "EXTRA_PARTS": search.EXTRA_PARTS,
+    "VECTOR_SCALE": search.VECTOR_SCALE,
 }
 
 
@@ -50,6 +51,10 @@ def _profile(file_context: float | None = None, **weights: float) -> dict:
 ONLY = {"vector": 0.0, "lexical": 0.0, "file": 0.0, "name": 0.0, "path": 0.0, "title": 0.0, "title_vector": 0.0}
 CONFIGS = {
     "current": {},
+    "vectors relative to the best": {"VECTOR_SCALE": "relative"},
+    "vectors spread over the candidates": {"VECTOR_SCALE": "spread"},
+    "vectors relative, weight 0.15": {"VECTOR_SCALE": "relative", **_profile(vector=0.15)},
+    "vectors relative, weight 0.2": {"VECTOR_SCALE": "relative", **_profile(vector=0.2)},
     "extra parts 0.5": {"EXTRA_PARTS": 0.5},
     "extra parts kept": {"EXTRA_PARTS": 1.0},
     "no path signal": {**_profile(path=0.0), "MENTIONED_FILES": 0},

@@ -1,6 +1,6 @@
 import pytest
 
-from spyglass.engine.fusion import blend, fuse, prior, prior_for_tests, rrf
+from spyglass.engine.fusion import blend, fuse, prior, prior_for_tests, rrf, scale_similarities
 
 
 def test_blend_is_the_weighted_sum_capped_at_one():
@@ -47,3 +47,14 @@ def test_prior_for_tests_is_lifted_only_for_short_queries_asking_for_tests():
     assert prior_for_tests(0.5, short=True, terms=["tests", "parser"]) == 1.0
     assert prior_for_tests(0.5, short=True, terms=["parser"]) == 0.5
     assert prior_for_tests(0.5, short=False, terms=["tests", "parser"]) == 0.5
+
+
+def test_scale_similarities_worked_examples():
+    sims = [0.5, 0.4, 0.25]
+    assert scale_similarities(sims) == sims
+    assert scale_similarities(sims, "relative") == pytest.approx([1.0, 0.8, 0.5])
+    assert scale_similarities(sims, "spread") == pytest.approx([1.0, 0.6, 0.0])
+    assert scale_similarities([0.3, 0.3], "spread") == [1.0, 1.0]
+    assert scale_similarities([], "relative") == []
+    with pytest.raises(ValueError, match="unknown similarity scale"):
+        scale_similarities(sims, "log")

@@ -14,7 +14,7 @@ Priors then scale the fused score by what a file is: tests and prose rank below 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 RRF_K = 60
 
@@ -50,6 +50,20 @@ def fuse(
     if method == "rrf":
         return rrf(signals, weights)
     raise ValueError(f"unknown fusion method {method!r} (use 'blend' or 'rrf')")
+
+
+def scale_similarities(sims: Sequence[float], how: str = "cosine") -> list[float]:
+    """The vector signal of the nearest spans (cosine similarities, best first): ``cosine`` as they are,
+    ``relative`` to the best, or ``spread`` between the worst candidate (0) and the best (1). The cosine
+    stays the default: rescaling did not help over both evaluation sets (docs/quality.md)."""
+    if how == "cosine" or not sims:
+        return list(sims)
+    best, worst = sims[0], sims[-1]
+    if how == "relative":
+        return [v / best if best > 0 else 0.0 for v in sims]
+    if how == "spread":
+        return [(v - worst) / (best - worst) if best > worst else 1.0 for v in sims]
+    raise ValueError(f"unknown similarity scale {how!r} (use 'cosine', 'relative' or 'spread')")
 
 
 TEST_WORDS = frozenset({"test", "tests", "testing", "spec", "specs", "fixture", "fixtures"})

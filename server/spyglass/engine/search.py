@@ -17,7 +17,7 @@ import numpy as np
 from .embedding import Embedder
 from .errors import ModelLoadError
 from .filerules import is_side_path, is_test_path
-from .fusion import fuse, prior, prior_for_tests
+from .fusion import fuse, prior, prior_for_tests, scale_similarities
 from .languages import is_code
 from .query import ParsedQuery, parse_query, query_chunks
 from .rerank import Reranker, rerank
@@ -65,6 +65,7 @@ SNIPPET_LINES = 8
 FILE_CONTEXT_SPANS = 3
 RERANK_TOP = 30  # how many of the best results a configured re-ranker reads
 RERANK_WEIGHT = 0.5
+VECTOR_SCALE = "cosine"  # or "relative" (to the best) or "spread" (min-max over the candidates)
 FUSION = "blend"  # or "rrf" (fusion.py; compared in docs/quality.md)
 
 
@@ -284,8 +285,9 @@ class Searcher:
         signals: dict[int, dict[str, float]] = {}
         for name, vector in vectors.items():
             nearest = self.vectors.knn(vector, pool) if self.vectors is not None else self.store.knn(vector, pool)
-            for rowid, distance in nearest:
-                signals.setdefault(rowid, {})[name] = max(0.0, 1.0 - float(distance))
+            sims = [max(0.0, 1.0 - float(distance)) for _, distance in nearest]
+            for (rowid, _), value in zip(nearest, scale_similarities(sims, VECTOR_SCALE), strict=True):
+                signals.setdefault(rowid, {})[name] = value
         q.terms = self._telling_terms(q.terms)
         file_scores: dict[str, float] = {}
         if q.terms:
