@@ -247,6 +247,20 @@ async function checkPeek(page) {
     log(`peek: ${JSON.stringify(title.t)}; tree: ${JSON.stringify(tree.replace(/\s+/g, ' ').slice(0, 200))}`);
     check(n > 0, `expected the peek view to list locations: ${JSON.stringify(title.t)}`);
     check(/cart\.py/.test(tree), `expected shop/cart.py among the peeked locations: ${JSON.stringify(tree)}`);
+    // For the picture, show the caller in the peek's editor: expand cart.py and pick Cart.total_price.
+    const treeRows = page.locator('.peekview-widget .ref-tree .monaco-list-row');
+    await treeRows.filter({ hasText: 'cart.py' }).first().click();
+    const caller = page.locator('.peekview-widget .ref-tree .monaco-list-row[aria-label*="in cart.py on line 29 "]').first();
+    const picked = await caller.waitFor({ state: 'visible', timeout: 5000 }).then(
+        () => true,
+        () => false,
+    );
+    if (picked) {
+        await caller.click();
+        await sleep(300);
+    } else {
+        log('(the peek has no row for Cart.total_price at cart.py:29; the picture shows its first location)');
+    }
     await shot(page, '5-peek');
     await page.keyboard.press('Escape');
 }
@@ -255,7 +269,7 @@ async function checkPeek(page) {
 async function dump(page) {
     const grab = (selector) =>
         page.locator(selector).allInnerTexts().then(
-            (t) => t.join('\n').trim(),
+            (t) => t.map((x) => x.replace(/\s+/g, ' ').trim()).filter(Boolean).join(' | '),
             () => '',
         );
     return [

@@ -159,7 +159,7 @@ done_ "code-server start"
 
 begin "driving VS Code"
 mkdir -p "$artifacts"
-rm -f "$artifacts"/*.png
+rm -f "$artifacts"/*.png "$artifacts/failure.txt"
 E2E_URL="http://127.0.0.1:$port" E2E_WORKSPACE="$workspace" E2E_ARTIFACTS="$artifacts" E2E_TOOLS="$tools" \
     timeout 600 node "$here/drive.mjs"
 done_ "drive"
