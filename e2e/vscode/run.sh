@@ -161,6 +161,6 @@ begin "driving VS Code"
 mkdir -p "$artifacts"
 rm -f "$artifacts"/*.png "$artifacts/failure.txt"
 E2E_URL="http://127.0.0.1:$port" E2E_WORKSPACE="$workspace" E2E_ARTIFACTS="$artifacts" E2E_TOOLS="$tools" \
-    timeout 600 node "$here/drive.mjs"
+    E2E_CHROMIUM="$(command -v chromium)" timeout 600 node "$here/drive.mjs"
 done_ "drive"
 say "passed in $(( $(date +%s) - run_start ))s; screenshots in $artifacts"
