@@ -170,15 +170,21 @@ describe('running programs', () => {
 
 describe('command lines', () => {
     test('the install command', () => {
-        assert.equal(installCommandLine('/usr/bin/python3', 'linux'), '/usr/bin/python3 -m pip install spyglass');
         assert.equal(
-            installCommandLine('/home/me/My Envs/bin/python', 'darwin'),
-            "'/home/me/My Envs/bin/python' -m pip install spyglass",
+            installCommandLine('/usr/bin/python3', '/src/spyglass', 'linux'),
+            '/usr/bin/python3 -m pip install /src/spyglass',
         );
-        assert.equal(installCommandLine('C:\\Python312\\python.exe', 'win32'), 'C:\\Python312\\python.exe -m pip install spyglass');
         assert.equal(
-            installCommandLine('C:\\Program Files\\Python\\python.exe', 'win32'),
-            "& 'C:\\Program Files\\Python\\python.exe' -m pip install spyglass",
+            installCommandLine('/home/me/My Envs/bin/python', '/home/me/code/spyglass', 'darwin'),
+            "'/home/me/My Envs/bin/python' -m pip install /home/me/code/spyglass",
+        );
+        assert.equal(
+            installCommandLine('C:\\Python312\\python.exe', 'C:\\src\\spyglass', 'win32'),
+            'C:\\Python312\\python.exe -m pip install C:\\src\\spyglass',
+        );
+        assert.equal(
+            installCommandLine('C:\\Program Files\\Python\\python.exe', 'spyglass==0.1.0', 'win32'),
+            "& 'C:\\Program Files\\Python\\python.exe' -m pip install spyglass==0.1.0",
         );
     });
 

@@ -126,8 +126,11 @@ export type ImportOutcome =
 /** Imports the package and prints its version; `import spyglass` is cheap (no torch, no models). */
 export const CHECK_SCRIPT = "import sys, spyglass; sys.stdout.write(getattr(spyglass, '__version__', 'unknown'))";
 
-/** The package spec the install command installs. */
-export const INSTALL_SPEC = 'spyglass';
+/**
+ * What the install command installs comes from the `spyglass.installSource` setting (a Spyglass checkout,
+ * a wheel, or a requirement your index serves): never a guessed package name, which on a public index
+ * could be someone else's package.
+ */
 
 /** Read a probe's result: ready, no such Python, the package missing, or something else wrong. */
 export function importOutcome(r: ProbeResult): ImportOutcome {
@@ -179,8 +182,8 @@ export function probeSpyglass(python: string, options: { cwd?: string; timeoutMs
 }
 
 /** The install command's arguments after the interpreter. */
-export function installArgs(): string[] {
-    return ['-m', 'pip', 'install', INSTALL_SPEC];
+export function installArgs(source: string): string[] {
+    return ['-m', 'pip', 'install', source];
 }
 
 /** Quote one word for a terminal: POSIX shells, or PowerShell on Windows (VS Code's default there). */
@@ -201,9 +204,9 @@ export function commandLine(command: string, args: string[], platform: NodeJS.Pl
     return prefix + [program, ...args.map((a) => quoteArg(a, platform))].join(' ');
 }
 
-/** `<python> -m pip install spyglass`, quoted for the platform's terminal. */
-export function installCommandLine(python: string, platform: NodeJS.Platform): string {
-    return commandLine(python, installArgs(), platform);
+/** `<python> -m pip install <source>`, quoted for the platform's terminal. */
+export function installCommandLine(python: string, source: string, platform: NodeJS.Platform): string {
+    return commandLine(python, installArgs(source), platform);
 }
 
 /** The command that starts the language server (vscode-languageclient appends `--stdio`). */

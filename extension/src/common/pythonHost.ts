@@ -88,9 +88,18 @@ export class PythonHost implements vscode.Disposable {
         let message: string;
         let actions: string[];
         if (outcome.kind === 'missingPackage') {
-            const command = installCommandLine(python, process.platform);
-            message = `Spyglass: the spyglass Python package is not installed for ${python}. Install it with: ${command}`;
-            actions = ['Install in Terminal', ...selectInterpreter, 'Open Settings'];
+            const source = installSource();
+            if (source) {
+                const command = installCommandLine(python, source, process.platform);
+                message = `Spyglass: the spyglass Python package is not installed for ${python}. Install it with: ${command}`;
+                actions = ['Install in Terminal', ...selectInterpreter, 'Open Settings'];
+            } else {
+                const command = installCommandLine(python, '/path/to/spyglass', process.platform);
+                message =
+                    `Spyglass: the spyglass Python package is not installed for ${python}. Install it from a ` +
+                    `Spyglass checkout with: ${command} (or set spyglass.installSource to install it from here)`;
+                actions = [...selectInterpreter, 'Open Settings'];
+            }
         } else if (outcome.kind === 'noPython') {
             message =
                 `Spyglass could not run Python (${python}: ${outcome.message}). ` +
@@ -120,7 +129,11 @@ export class PythonHost implements vscode.Disposable {
 
     /** Type the install command into a terminal, then restart once `import spyglass` works. */
     install(python: string): void {
-        const command = installCommandLine(python, process.platform);
+        const source = installSource();
+        if (!source) {
+            return;
+        }
+        const command = installCommandLine(python, source, process.platform);
         const terminal = vscode.window.createTerminal({ name: 'Spyglass: install' });
         terminal.show();
         terminal.sendText(command, true);
@@ -192,4 +205,10 @@ export function describeOutcome(outcome: ImportOutcome): string {
         case 'broken':
             return `failed (${outcome.message})`;
     }
+}
+
+/** The `spyglass.installSource` setting, trimmed ('' when unset). */
+function installSource(): string {
+    const value = vscode.workspace.getConfiguration('spyglass').get<unknown>('installSource');
+    return typeof value === 'string' ? value.trim() : '';
 }
