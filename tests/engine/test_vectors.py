@@ -1,8 +1,9 @@
 import numpy as np
+import pytest
 
 from spyglass.engine.spans import Span
 from spyglass.engine.store import SpanRecord, Store
-from spyglass.engine.vectors import VectorCache
+from spyglass.engine.vectors import VectorCache, best_mean_by_key
 
 DIMS = 8
 
@@ -36,6 +37,15 @@ def _same(cache: VectorCache, store: Store, rng: np.random.Generator) -> None:
         theirs = store.knn(q, 10)
         assert [r for r, _ in ours] == [r for r, _ in theirs]
         assert np.allclose([d for _, d in ours], [d for _, d in theirs], atol=1e-5)
+    # rows by id: what the file-level vector signal reads, from memory or from sqlite-vec
+    spans = store.embedded_spans_of(["a.py", "b.py", "c.py"])
+    wanted = [rowid for rowid, _ in spans][::2] + [10**9]  # every other span, and one that is not there
+    ids, mat = cache.rows(wanted)
+    sids, smat = store.vectors(wanted)
+    assert sorted(ids.tolist()) == sorted(sids.tolist()) == sorted(wanted[:-1])
+    by_id = dict(zip(sids.tolist(), smat, strict=True))
+    assert all(np.allclose(row, by_id[i]) for i, row in zip(ids.tolist(), mat, strict=True))
+    assert {path for _, path in spans} <= {"a.py", "b.py", "c.py"}
 
 
 def test_cache_matches_sqlite_vec_through_adds_deletes_and_a_model_change(tmp_path):
@@ -79,3 +89,33 @@ def test_cache_recovers_when_the_log_was_trimmed(tmp_path):
 def test_empty_index(tmp_path):
     store = Store(tmp_path / "i.db")
     assert VectorCache(store).knn(np.ones(DIMS, dtype=np.float32), 5) == []
+
+
+def test_best_mean_by_key_rewards_several_close_spans_and_divides_by_n():
+    keys = ["a", "a", "a", "a", "b", "c"]
+    sims = np.array([0.9, 0.1, 0.5, 0.4, 0.95, -0.3], dtype=np.float32)
+    got = best_mean_by_key(keys, sims, 3)
+    assert got["a"] == pytest.approx((0.9 + 0.5 + 0.4) / 3)
+    assert got["b"] == pytest.approx(0.95 / 3)  # one close span is weaker evidence than three
+    assert got["c"] == 0.0  # never negative
+    assert best_mean_by_key([], np.zeros(0), 3) == {}
+
+
+def test_embedded_spans_of_lists_only_embedded_spans_of_the_named_files(tmp_path):
+    rng = np.random.default_rng(2)
+    store = Store(tmp_path / "i.db")
+    store.ensure_vector_table("m", DIMS)
+    _write(store, "a.py", 3, rng)
+    _write(store, "b.py", 2, rng)
+    store.write_file(
+        "c.py",
+        size=1,
+        mtime_ns=1,
+        language="python",
+        content_hash="c",
+        parse_errors=False,
+        records=[_record("c.py", 0)],
+    )  # indexed, never embedded
+    got = store.embedded_spans_of(["a.py", "c.py", "missing.py"])
+    assert sorted(path for _, path in got) == ["a.py"] * 3
+    assert store.embedded_spans_of([]) == []

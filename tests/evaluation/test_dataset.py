@@ -228,3 +228,26 @@ def test_lite_round_trips_through_our_format(tmp_path):
     qs = from_swebench(LITE, repos=SMALL_REPOS)
     save_queries(tmp_path / "small.jsonl", qs)
     assert load_queries(tmp_path / "small.jsonl") == qs
+
+
+def test_from_swebench_reads_verified_rows_and_leaves_out_excluded_ids(tmp_path):
+    verified = _row("o__r-9", gold_files=["a.py", "b.py"], expected_spans={"a.py": ["C.m", "imports"]})
+    path = _write_rows(tmp_path / "verified.jsonl", [verified, _row("o__r-1", gold_files=["c.py"])])
+    qs = from_swebench(path)
+    assert [q.id for q in qs] == ["o__r-9", "o__r-1"]
+    assert qs[0].gold == [GoldItem("a.py", "C.m"), GoldItem("b.py", None)]
+    assert qs[0].meta["source"] == "swe-bench"
+    assert [q.id for q in from_swebench(path, exclude={"o__r-1"})] == ["o__r-9"]
+
+
+VERIFIED = BENCH / "swebench_verified_gold_files.jsonl"
+
+
+def test_verified_minus_lite_on_the_nine_repositories():
+    assert VERIFIED.exists(), f"the SWE-bench Verified gold file is expected at {VERIFIED} (set SPYGLASS_BENCH_DIR)"
+    lite = {q.id for q in from_swebench(LITE, only_locagent_274=False)}
+    qs = from_swebench(VERIFIED, repos=SMALL_REPOS | {"sympy", "astropy"}, exclude=lite)
+    assert len(qs) == 169
+    assert not {q.id for q in qs} & lite
+    assert all(q.gold and q.commit for q in qs)
+    assert sum(len(q.gold_files) > 1 for q in qs) > 0  # Verified fixes may span several files

@@ -110,3 +110,31 @@ def test_cli_run_and_compare(tmp_path: Path):
     ).stdout
     assert "| a: spyglass | 1 | 100.00 |" in table and "| b: bm25 control |" in table
     assert "| all: spyglass | 1 | 100.00 |" in table  # the same query in both reports counts once
+
+
+def test_cli_run_leaves_out_the_ids_of_an_excluded_file(tmp_path: Path):
+    corpus = tmp_path / "corpus"
+    for rel, text in FILES_V2.items():
+        (corpus / rel).parent.mkdir(parents=True, exist_ok=True)
+        (corpus / rel).write_text(text, encoding="utf-8")
+    queries, seen = tmp_path / "q.jsonl", tmp_path / "seen.jsonl"
+    save_queries(
+        queries,
+        [
+            EvalQuery("new", "value added tax", gold=[GoldItem("shop/tax.py", "vat")]),
+            EvalQuery("old", "the cart total", gold=[GoldItem("shop/cart.py", "Cart.total")]),
+        ],
+    )
+    save_queries(seen, [EvalQuery("old", "anything", gold=[])])
+    base = [sys.executable, "-m", "spyglass", "eval", "run", str(queries), "--corpus", str(corpus), "--no-embed"]
+    subprocess.run(
+        [*base, "--work", str(tmp_path / "w"), "--exclude", str(seen), "--out", str(tmp_path / "r.json")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert list(json.loads((tmp_path / "r.json").read_text())["instances"]) == ["new"]
+    proc = subprocess.run(
+        [*base, "--work", str(tmp_path / "w"), "--exclude", str(queries)], capture_output=True, text=True
+    )
+    assert proc.returncode == 2 and "no queries to run" in proc.stderr

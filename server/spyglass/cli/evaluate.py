@@ -35,6 +35,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--mirrors", type=Path, help="folder of fetched git snapshots (<owner>+<name>/repo)")
     r.add_argument("--repos", default="", help="comma-separated repositories to keep (SWE-bench: flask,sphinx)")
     r.add_argument("--limit", type=int, default=0, help="at most this many queries")
+    r.add_argument(
+        "--exclude",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="QUERIES",
+        help="leave out queries whose id is in this file (e.g. SWE-bench Verified minus Lite; repeatable)",
+    )
     r.add_argument("-k", type=int, default=50, help="spans retrieved per query (default 50)")
     r.add_argument("--no-embed", action="store_true", help="lexical search only")
     r.add_argument(
@@ -63,13 +71,31 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     c.add_argument("after", type=Path)
 
 
-def _load(path: Path, repos: set[str] | None) -> list[EvalQuery]:
+def _is_swebench(path: Path) -> bool:
     with path.open(encoding="utf-8") as f:
-        first = f.readline()
-    if "problem_statement" in first:  # the SWE-bench file
-        return from_swebench(path, repos=repos)
+        return "problem_statement" in f.readline()
+
+
+def _load(path: Path, repos: set[str] | None, exclude: frozenset[str] = frozenset()) -> list[EvalQuery]:
+    if _is_swebench(path):
+        return from_swebench(path, repos=repos, exclude=exclude)
     queries = load_queries(path)
-    return [q for q in queries if not repos or (q.repo or "").split("/")[-1] in repos or q.repo in repos]
+    return [
+        q
+        for q in queries
+        if q.id not in exclude and (not repos or (q.repo or "").split("/")[-1] in repos or q.repo in repos)
+    ]
+
+
+def _ids(paths: list[Path]) -> frozenset[str]:
+    """Every query id in these files (ours or SWE-bench's, whatever their subset), to leave out of a run."""
+    ids: set[str] = set()
+    for path in paths:
+        if _is_swebench(path):
+            ids |= {q.id for q in from_swebench(path, only_locagent_274=False)}
+        else:
+            ids |= {q.id for q in load_queries(path)}
+    return frozenset(ids)
 
 
 def _overrides(pairs: list[str], no_embed: bool) -> dict:
@@ -110,11 +136,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
         sys.stdout.write(_table(args.reports, args.merge, args.published))
         return 0
     repos = {r.strip() for r in args.repos.split(",") if r.strip()} or None
-    queries = _load(args.queries, repos)
+    queries = _load(args.queries, repos, _ids(args.exclude))
     if args.limit:
         queries = queries[: args.limit]
     if not queries:
-        render.error("no queries to run (check the file and --repos)")
+        render.error("no queries to run (check the file, --repos and --exclude)")
         return 2
     config = EvalConfig(
         work=args.work.resolve(),

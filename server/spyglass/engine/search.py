@@ -24,7 +24,7 @@ from .rerank import Reranker, rerank
 from .shaping import best_lines, confident, diverse, fit_budget
 from .store import Store, StoredSpan
 from .textnorm import words
-from .vectors import VectorCache
+from .vectors import VectorCache, best_mean_by_key
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,7 @@ COMMON_TERM_FRACTION = 0.5  # BM25's IDF is <= 0 for a term in over half the doc
 PER_FILE = 3
 SNIPPET_LINES = 8
 FILE_CONTEXT_SPANS = 3
+FILE_VECTOR_SPANS = 3  # a file's vector signal: the mean of its this many best span similarities
 RERANK_TOP = 30  # how many of the best results a configured re-ranker reads
 RERANK_WEIGHT = 0.5
 VECTOR_SCALE = "cosine"  # or "relative" (to the best) or "spread" (min-max over the candidates)
@@ -140,6 +141,33 @@ def _with_file_context(scored: list[tuple[float, StoredSpan]], share: float) -> 
         path: sum(sorted(v, reverse=True)[:FILE_CONTEXT_SPANS]) / FILE_CONTEXT_SPANS for path, v in by_file.items()
     }
     return [((1 - share) * score + share * context[span.path], span) for score, span in scored]
+
+
+def rank(
+    signals: dict[int, dict[str, float]],
+    spans: dict[int, StoredSpan],
+    profile: Profile,
+    *,
+    with_vectors: bool,
+    terms: list[str],
+    short: bool,
+) -> list[tuple[float, StoredSpan]]:
+    """The candidates' signals fused into one score each, scaled by what their file is (test, prose),
+    long definitions counted once, file context blended in; best first."""
+    fused = fuse(signals, profile.weights if with_vectors else profile.lexical_weights, FUSION)
+    test_prior = prior_for_tests(TEST_PRIOR, short=short, terms=terms)
+    scored = []
+    for rowid, score in fused.items():
+        span = spans[rowid]
+        code = is_code(span.language) and not (SIDE_AS_PROSE and is_side_path(span.path))
+        score *= prior(is_test_path(span.path), code, test_prior, PROSE_PRIOR)
+        scored.append((score, span))
+    if EXTRA_PARTS != 1.0:
+        scored = _one_definition_once(scored, EXTRA_PARTS)
+    if profile.file_context:
+        scored = _with_file_context(scored, profile.file_context)
+    scored.sort(key=lambda t: (-t[0], t[1].path, t[1].start_line))
+    return scored
 
 
 class Searcher:
@@ -244,20 +272,7 @@ class Searcher:
         signals = self._gather(q, vectors, filters, profile)
         spans = self.store.spans_by_rowid(list(signals))
         signals = {rowid: sig for rowid, sig in signals.items() if rowid in spans and filters.accepts(spans[rowid])}
-        weights = profile.weights if vectors else profile.lexical_weights
-        fused = fuse(signals, weights, FUSION)
-        test_prior = prior_for_tests(TEST_PRIOR, short=short, terms=q.terms)
-        scored = []
-        for rowid, score in fused.items():
-            span = spans[rowid]
-            code = is_code(span.language) and not (SIDE_AS_PROSE and is_side_path(span.path))
-            score *= prior(is_test_path(span.path), code, test_prior, PROSE_PRIOR)
-            scored.append((score, span))
-        if EXTRA_PARTS != 1.0:
-            scored = _one_definition_once(scored, EXTRA_PARTS)
-        if profile.file_context:
-            scored = _with_file_context(scored, profile.file_context)
-        scored.sort(key=lambda t: (-t[0], t[1].path, t[1].start_line))
+        scored = rank(signals, spans, profile, with_vectors=bool(vectors), terms=q.terms, short=short)
         if self.reranker is not None and scored:
             try:
                 texts = [f"{span.qualname}\n{span.text}" for _, span in scored[:RERANK_TOP]]
@@ -278,9 +293,15 @@ class Searcher:
         return SearchOutcome(hits=hits, mode=mode, note=note, truncated=truncated)
 
     def _gather(
-        self, q: ParsedQuery, vectors: dict[str, np.ndarray], filters: SearchFilters, profile: Profile
+        self,
+        q: ParsedQuery,
+        vectors: dict[str, np.ndarray],
+        filters: SearchFilters,
+        profile: Profile,
+        every_signal: bool = False,
     ) -> dict[int, dict[str, float]]:
-        """Candidate spans (by rowid) with each retriever's signal on a 0..1 scale."""
+        """Candidate spans (by rowid) with each retriever's signal on a 0..1 scale; ``every_signal`` also
+        computes the signals the profile gives no weight (for bench/rerank.py)."""
         pool = CANDIDATES * (5 if filters.active else 1)
         signals: dict[int, dict[str, float]] = {}
         for name, vector in vectors.items():
@@ -296,7 +317,9 @@ class Searcher:
             if best < 0:
                 for rowid, rank in hits:
                     signals.setdefault(rowid, {})["lexical"] = float(rank) / best
-            if q.title_terms and (profile.weights if vectors else profile.lexical_weights).get("title"):
+            if q.title_terms and (
+                every_signal or (profile.weights if vectors else profile.lexical_weights).get("title")
+            ):
                 hits = self.store.fts(q.fts_title_match, pool, BM25_COLUMNS)
                 best = min((r for _, r in hits), default=0.0)
                 if best < 0:
@@ -325,13 +348,32 @@ class Searcher:
         best_mentioned = sorted(mentioned, key=lambda p: -mentioned[p])[:MENTIONED_FILES]
         for head in self.store.file_heads(list(dict.fromkeys([*list(file_scores)[:FILE_HEADS], *best_mentioned]))):
             signals.setdefault(head.rowid, {})
-        if file_scores or mentioned:
-            for rowid, span in self.store.spans_by_rowid(list(signals)).items():
+        weights = profile.weights if vectors else profile.lexical_weights
+        with_file_vector = bool(vectors) and (every_signal or bool(weights.get("file_vector")))
+        if file_scores or mentioned or with_file_vector:
+            candidates = self.store.spans_by_rowid(list(signals))
+            file_vector = {}
+            if with_file_vector:
+                file_vector = self._file_similarity(vectors["vector"], {span.path for span in candidates.values()})
+            for rowid, span in candidates.items():
                 if span.path in file_scores:
                     signals[rowid]["file"] = file_scores[span.path]
                 if span.path in mentioned:
                     signals[rowid]["path"] = mentioned[span.path]
+                if span.path in file_vector:
+                    signals[rowid]["file_vector"] = file_vector[span.path]
         return signals
+
+    def _file_similarity(self, vector: np.ndarray, paths: set[str]) -> dict[str, float]:
+        """How close each file is to the query as a whole: the mean of its ``FILE_VECTOR_SPANS`` best span
+        similarities, over all of its embedded spans (not only the candidates)."""
+        owners = dict(self.store.embedded_spans_of(sorted(paths)))
+        source = self.vectors.rows if self.vectors is not None else self.store.vectors
+        ids, mat = source(list(owners))
+        if not len(ids):
+            return {}
+        sims = (mat @ np.atleast_2d(np.asarray(vector, dtype=np.float32)).T).max(axis=1)
+        return best_mean_by_key([owners[int(i)] for i in ids], sims, FILE_VECTOR_SPANS)
 
     @staticmethod
     def _hit(span: StoredSpan, score: float, sig: dict[str, float], terms: set[str], file_matches: int) -> SearchHit:

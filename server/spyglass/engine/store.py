@@ -451,6 +451,20 @@ class Store:
                 best[rowid] = min(distance, best.get(rowid, distance))
         return sorted(best.items(), key=lambda item: item[1])[:k]
 
+    def embedded_spans_of(self, paths: Sequence[str]) -> list[tuple[int, str]]:
+        """(span rowid, path) of every embedded span of the files at ``paths``."""
+        out: list[tuple[int, str]] = []
+        paths = list(paths)
+        for i in range(0, len(paths), 500):
+            chunk = paths[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            out += self.con.execute(
+                f"SELECT s.id, f.path FROM files f JOIN spans s ON s.file_id = f.id "
+                f"WHERE f.path IN ({marks}) AND s.embedded = 1",
+                chunk,
+            )
+        return out
+
     def fts(self, match: str, limit: int, weights: Sequence[float]) -> list[tuple[int, float]]:
         """(span rowid, bm25) for an FTS5 MATCH expression; bm25 is negative, lower is better."""
         w = ", ".join(str(float(x)) for x in weights)

