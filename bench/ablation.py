@@ -49,19 +49,28 @@ def _profile(file_context: float | None = None, **weights: float) -> dict:
     }
 
 
-ONLY = {"vector": 0.0, "lexical": 0.0, "file": 0.0, "name": 0.0, "path": 0.0, "title": 0.0, "title_vector": 0.0}
+ONLY = {
+    "vector": 0.0,
+    "lexical": 0.0,
+    "file": 0.0,
+    "name": 0.0,
+    "path": 0.0,
+    "title": 0.0,
+    "title_vector": 0.0,
+    "file_vector": 0.0,
+}
 CONFIGS = {
     "current": {},
-    "session 5 defaults": _profile(title=0.2, lexical=0.35),
-    "title 0.4": _profile(title=0.4),
+    "session 5 defaults": {**_profile(file_vector=0.0), "TEST_PRIOR": 0.5, "PROSE_PRIOR": 0.5},
+    "no file vector": _profile(file_vector=0.0),
+    "priors 0.5": {"TEST_PRIOR": 0.5, "PROSE_PRIOR": 0.5},
+    "file vector 0.15": _profile(file_vector=0.15),
+    "file vector 0.25": _profile(file_vector=0.25),
+    "file vector 0.3": _profile(file_vector=0.3),
+    "title 0.3": _profile(title=0.3),
     "title 0.4, lexical 0.25": _profile(title=0.4, lexical=0.25),
-    "title 0.4, lexical 0.25, file context 0.4": _profile(0.4, title=0.4, lexical=0.25),
-    "title 0.4, lexical 0.25, priors 0.3": {**_profile(title=0.4, lexical=0.25), "TEST_PRIOR": 0.3, "PROSE_PRIOR": 0.3},
-    "file vector 0.1": _profile(file_vector=0.1),
-    "file vector 0.2": _profile(file_vector=0.2),
-    "title 0.4, lexical 0.25, file vector 0.1": _profile(title=0.4, lexical=0.25, file_vector=0.1),
-    "test prior 0.3": {"TEST_PRIOR": 0.3},
-    "prose prior 0.3": {"PROSE_PRIOR": 0.3},
+    "file context 0.2": _profile(file_context=0.2),
+    "vector 0.2": _profile(vector=0.2),
     "vectors relative to the best": {"VECTOR_SCALE": "relative"},
     "vectors spread over the candidates": {"VECTOR_SCALE": "spread"},
     "vectors relative, weight 0.15": {"VECTOR_SCALE": "relative", **_profile(vector=0.15)},

@@ -348,3 +348,27 @@ def test_changing_a_span_setting_re_parses_every_file_once(polyglot: Path):
         again = ws.index()
         assert again.parsed == first.parsed > 0
         assert ws.index().parsed == 0
+
+
+def test_a_file_with_several_spans_near_the_query_gets_a_stronger_file_vector_signal(tmp_path: Path):
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "payments.py").write_text(
+        "def refund_card(payment):\n    '''Refund a card payment to the customer.'''\n    return payment\n\n"
+        "def charge_card(card, amount):\n    '''Charge the customer's credit card.'''\n    return amount\n\n"
+        "def void_payment(payment):\n    '''Cancel a card payment before it settles.'''\n    return payment\n"
+    )
+    (root / "misc.py").write_text(
+        "def refund_note(order):\n    '''Write a note that a refund was made.'''\n    return order\n\n"
+        "def parse_date(text):\n    '''Read an ISO date.'''\n    return text\n"
+    )
+    signals = {}
+    for memory in (True, False):  # the server's in-memory vectors and the CLI's sqlite-vec scan agree
+        with Workspace.open(root, writer=True, memory_vectors=memory) as ws:
+            ws.index()
+            hits = ws.search("refund a card payment", k=10, cut=False)["results"]
+        signals[memory] = {h["symbol"]: h["why"]["signals"] for h in hits}
+    assert signals[True] == signals[False]
+    got = signals[True]
+    assert got["refund_card"]["file_vector"] > got["refund_note"]["file_vector"] > 0
+    assert got["refund_card"]["file_vector"] == got["void_payment"]["file_vector"]  # one value per file

@@ -41,7 +41,15 @@ class Profile:
 # one profile serves long and short queries: a separate profile for short ones (vectors weighed more,
 # no file signal) was worse on issue titles at file and function level (docs/quality.md)
 PROFILE = Profile(
-    weights={"vector": 0.25, "lexical": 0.35, "file": 0.20, "name": 0.20, "path": 0.20, "title": 0.2},
+    weights={
+        "vector": 0.25,
+        "lexical": 0.35,
+        "file": 0.20,
+        "name": 0.20,
+        "path": 0.20,
+        "title": 0.2,
+        "file_vector": 0.2,
+    },
     lexical_weights={"vector": 0.0, "lexical": 0.45, "file": 0.30, "name": 0.25, "path": 0.20, "title": 0.2},
     file_context=0.3,
 )
@@ -49,8 +57,8 @@ SHORT_QUERY_TERMS = 12  # a query with at most this many content words is short
 QUERY_VECTORS = "whole"  # "whole": embed the query as one text; "max"/"mean": pool over its chunks
 MENTIONED_FILES = 20  # files named in the query (a traceback, a path) join the candidates
 FILE_HEADS = 20  # the best whole-file matches join the candidates through their module span
-TEST_PRIOR = 0.5  # tests rank below the code they test, all else equal (path conventions, any language)
-PROSE_PRIOR = 0.5  # docs, config and other text rank below code, all else equal
+TEST_PRIOR = 0.3  # tests rank below the code they test, all else equal (path conventions, any language)
+PROSE_PRIOR = 0.3  # docs, config and other text rank below code, all else equal
 NAME_SHARING = False  # a name defined n times gives each definition 1/sqrt(n)
 SIDE_AS_PROSE = True  # code in doc/, examples/, demo/, benchmarks/ folders counts as prose for the prior
 EXTRA_PARTS = 0.0  # parts of a long definition after its best part: weight (0: dropped; docs/quality.md)
