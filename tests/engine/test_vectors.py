@@ -37,15 +37,14 @@ def _same(cache: VectorCache, store: Store, rng: np.random.Generator) -> None:
         theirs = store.knn(q, 10)
         assert [r for r, _ in ours] == [r for r, _ in theirs]
         assert np.allclose([d for _, d in ours], [d for _, d in theirs], atol=1e-5)
-    # rows by id: what the file-level vector signal reads, from memory or from sqlite-vec
-    spans = store.embedded_spans_of(["a.py", "b.py", "c.py"])
-    wanted = [rowid for rowid, _ in spans][::2] + [10**9]  # every other span, and one that is not there
-    ids, mat = cache.rows(wanted)
-    sids, smat = store.vectors(wanted)
-    assert sorted(ids.tolist()) == sorted(sids.tolist()) == sorted(wanted[:-1])
-    by_id = dict(zip(sids.tolist(), smat, strict=True))
-    assert all(np.allclose(row, by_id[i]) for i, row in zip(ids.tolist(), mat, strict=True))
-    assert {path for _, path in spans} <= {"a.py", "b.py", "c.py"}
+    # the file-level signal: the same from memory as from the stored vectors
+    files = store.file_ids(["a.py", "b.py", "c.py"])
+    owners = dict(store.embedded_spans_of(list(files)))
+    ids, mat = store.vectors(list(owners))
+    q = rng.normal(size=DIMS).astype(np.float32)
+    want = best_mean_by_key([files[owners[int(i)]] for i in ids], mat @ q, 3)
+    got = cache.file_similarity(q, list(files.values()), 3)
+    assert got.keys() == want.keys() and all(got[f] == pytest.approx(want[f], abs=1e-5) for f in want)
 
 
 def test_cache_matches_sqlite_vec_through_adds_deletes_and_a_model_change(tmp_path):

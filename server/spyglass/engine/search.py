@@ -375,12 +375,13 @@ class Searcher:
     def _file_similarity(self, vector: np.ndarray, paths: set[str]) -> dict[str, float]:
         """How close each file is to the query as a whole: the mean of its ``FILE_VECTOR_SPANS`` best span
         similarities, over all of its embedded spans (not only the candidates)."""
+        if self.vectors is not None:  # the kNN's similarities to every span, already computed
+            by_id = {file_id: path for path, file_id in self.store.file_ids(sorted(paths)).items()}
+            scores = self.vectors.file_similarity(vector, list(by_id), FILE_VECTOR_SPANS)
+            return {by_id[file_id]: score for file_id, score in scores.items()}
         owners = dict(self.store.embedded_spans_of(sorted(paths)))
-        source = self.vectors.rows if self.vectors is not None else self.store.vectors
-        ids, mat = source(list(owners))
-        if not len(ids):
-            return {}
-        sims = (mat @ np.atleast_2d(np.asarray(vector, dtype=np.float32)).T).max(axis=1)
+        ids, mat = self.store.vectors(list(owners))
+        sims = (mat @ np.atleast_2d(np.asarray(vector, dtype=np.float32)).T).max(axis=1) if len(ids) else []
         return best_mean_by_key([owners[int(i)] for i in ids], sims, FILE_VECTOR_SPANS)
 
     @staticmethod

@@ -451,6 +451,26 @@ class Store:
                 best[rowid] = min(distance, best.get(rowid, distance))
         return sorted(best.items(), key=lambda item: item[1])[:k]
 
+    def span_files(self, rowids: np.ndarray) -> np.ndarray:
+        """The file id of each of ``rowids`` (in their order; -1 for a span that is gone)."""
+        ids = [int(i) for i in rowids]
+        found: dict[int, int] = {}
+        for i in range(0, len(ids), 10_000):
+            chunk = ids[i : i + 10_000]
+            marks = ",".join("?" * len(chunk))
+            found.update(self.con.execute(f"SELECT id, file_id FROM spans WHERE id IN ({marks})", chunk))
+        return np.fromiter((found.get(i, -1) for i in ids), dtype=np.int64, count=len(ids))
+
+    def file_ids(self, paths: Sequence[str]) -> dict[str, int]:
+        """{path: file id} of the indexed files among ``paths``."""
+        out: dict[str, int] = {}
+        paths = list(paths)
+        for i in range(0, len(paths), 500):
+            chunk = paths[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            out.update(self.con.execute(f"SELECT path, id FROM files WHERE path IN ({marks})", chunk))
+        return out
+
     def embedded_spans_of(self, paths: Sequence[str]) -> list[tuple[int, str]]:
         """(span rowid, path) of every embedded span of the files at ``paths``."""
         out: list[tuple[int, str]] = []

@@ -23,8 +23,9 @@ class VectorCache:
         self.store = store
         self._seq = -1  # last vector_log entry applied; -1: nothing loaded yet
         self._ids = np.zeros(0, dtype=np.int64)
+        self._files = np.zeros(0, dtype=np.int64)  # the file id of each span, for file-level signals
         self._mat = np.zeros((0, 0), dtype=np.float32)
-        self._order = np.zeros(0, dtype=np.int64)  # positions of _ids in rowid order, for lookups
+        self._last: tuple[tuple[int, bytes], np.ndarray] | None = None  # the last query's similarities
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -38,57 +39,69 @@ class VectorCache:
                 return
             changes = [] if self._seq < 0 or first > self._seq + 1 else self.store.vector_changes(self._seq)
             if self._seq < 0 or first > self._seq + 1 or any(span < 0 for span, _ in changes):
-                self._ids, self._mat = self.store.vectors()
+                ids, mat = self.store.vectors()
+                files = self.store.span_files(ids)
             else:
                 net = dict(changes)  # the last change of each span wins
                 # drop every span that changed, then add back the ones that have a vector now: applying
                 # a change twice (a reload raced with a write) is harmless
                 keep = ~np.isin(self._ids, np.fromiter(net, dtype=np.int64, count=len(net)))
                 new_ids, new_mat = self.store.vectors([span for span, added in net.items() if added])
+                new_files = self.store.span_files(new_ids)
                 if self._mat.size == 0:
-                    self._ids, self._mat = new_ids, new_mat
+                    ids, mat, files = new_ids, new_mat, new_files
                 else:
-                    self._ids = np.concatenate([self._ids[keep], new_ids])
-                    self._mat = np.concatenate([self._mat[keep], new_mat]) if len(new_ids) else self._mat[keep]
-            self._order = np.argsort(self._ids, kind="stable")
-            self._seq = last
+                    ids = np.concatenate([self._ids[keep], new_ids])
+                    files = np.concatenate([self._files[keep], new_files])
+                    mat = np.concatenate([self._mat[keep], new_mat]) if len(new_ids) else self._mat[keep]
+            self._ids, self._files, self._mat, self._seq = ids, files, mat, last
 
-    def rows(self, rowids: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
-        """(rowids, matrix) of those of ``rowids`` that have a vector, like ``Store.vectors``."""
+    def _similarities(self, vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(rowids, file ids, similarity) of every vector to the query: its best over the query's rows.
+        The last query's answer is kept, so kNN and the file-level signal share one matrix product."""
         self.refresh()
+        query = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
         with self._lock:  # one consistent snapshot, not arrays from two refreshes
-            ids, mat, order = self._ids, self._mat, self._order
-        wanted = np.asarray(list(rowids), dtype=np.int64)
-        if not len(ids) or not len(wanted):
-            return np.zeros(0, dtype=np.int64), np.zeros((0, mat.shape[1] if mat.ndim == 2 else 0), dtype=np.float32)
-        pos = np.minimum(np.searchsorted(ids[order], wanted), len(ids) - 1)
-        found = order[pos][ids[order[pos]] == wanted]
-        return ids[found], mat[found]
+            ids, files, mat, seq, last = self._ids, self._files, self._mat, self._seq, self._last
+        key = (seq, query.tobytes())
+        if last is not None and last[0] == key:
+            return ids, files, last[1]
+        sims = (mat @ query.T).max(axis=1) if len(ids) else np.zeros(0, dtype=np.float32)
+        self._last = (key, sims)
+        return ids, files, sims
 
     def knn(self, vectors: np.ndarray, k: int) -> list[tuple[int, float]]:
         """(span rowid, cosine distance) of the ``k`` nearest vectors, like ``Store.knn``.
 
         ``vectors`` is one query vector or several (one per row): a span's distance is then its smallest.
         """
-        self.refresh()
-        with self._lock:
-            ids, mat = self._ids, self._mat
+        ids, _, sims = self._similarities(vectors)
         if not len(ids):
             return []
-        sims = mat @ np.atleast_2d(np.asarray(vectors, dtype=np.float32)).T
-        sims = sims.max(axis=1)
         k = min(k, len(ids))
         top = np.argpartition(-sims, k - 1)[:k]
         top = top[np.argsort(-sims[top])]
         return [(int(ids[i]), float(1.0 - sims[i])) for i in top]
 
+    def file_similarity(self, vectors: np.ndarray, file_ids: Sequence[int], n: int) -> dict[int, float]:
+        """``best_mean_by_key`` over the spans of these files (by file id)."""
+        _, files, sims = self._similarities(vectors)
+        mask = np.isin(files, np.asarray(list(file_ids), dtype=np.int64))
+        return best_mean_by_key(files[mask], sims[mask], n)
 
-def best_mean_by_key(keys: Sequence[str], sims: np.ndarray, n: int) -> dict[str, float]:
-    """For each key (a file), the sum of its ``n`` best similarities divided by ``n``: a file with several
-    spans close to the query scores higher than one with a single close span (or fewer than ``n`` spans)."""
-    best: dict[str, list[float]] = {}
-    for i in np.argsort(-np.asarray(sims), kind="stable"):
-        top = best.setdefault(keys[i], [])
-        if len(top) < n:
-            top.append(float(sims[i]))
-    return {key: max(0.0, sum(top) / n) for key, top in best.items()}
+
+def best_mean_by_key(keys: Sequence | np.ndarray, sims: Sequence[float] | np.ndarray, n: int) -> dict:
+    """For each key (a file), the sum of its ``n`` best similarities divided by ``n``, never below 0: a file
+    with several spans close to the query scores higher than one with a single close span (or fewer than
+    ``n`` spans)."""
+    keys, sims = np.asarray(keys), np.asarray(sims, dtype=np.float64)
+    if not len(keys):
+        return {}
+    unique, codes = np.unique(keys, return_inverse=True)
+    order = np.lexsort((-sims, codes))  # by key, best first within a key
+    codes, sims = codes[order], sims[order]
+    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+    rank = np.arange(len(codes)) - np.repeat(starts, np.diff(np.r_[starts, len(codes)]))
+    keep = rank < n
+    totals = np.bincount(codes[keep], weights=sims[keep], minlength=len(unique))
+    return {key: max(0.0, float(total) / n) for key, total in zip(unique.tolist(), totals, strict=True)}
