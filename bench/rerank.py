@@ -50,10 +50,12 @@ def gather(args: argparse.Namespace) -> None:
                 parsed = parse_query(query_text(q.query, args.query_part))
                 short = len(parsed.terms) <= search.SHORT_QUERY_TERMS
                 vectors, _ = searcher._query_vectors(parsed, search.PROFILE)
-                signals = searcher._gather(parsed, vectors, search.SearchFilters(), search.PROFILE, every_signal=True)
+                signals, spans = searcher._gather(
+                    parsed, vectors, search.SearchFilters(), search.PROFILE, every_signal=True
+                )
                 out[q.id] = {
                     "signals": signals,
-                    "spans": searcher.store.spans_by_rowid(list(signals)),
+                    "spans": spans,
                     "terms": list(parsed.terms),
                     "short": short,
                     "with_vectors": bool(vectors),

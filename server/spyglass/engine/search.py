@@ -277,8 +277,7 @@ class Searcher:
         profile = PROFILE
         short = len(q.terms) <= SHORT_QUERY_TERMS
         vectors, note = self._query_vectors(q, profile)
-        signals = self._gather(q, vectors, filters, profile)
-        spans = self.store.spans_by_rowid(list(signals))
+        signals, spans = self._gather(q, vectors, filters, profile)
         signals = {rowid: sig for rowid, sig in signals.items() if rowid in spans and filters.accepts(spans[rowid])}
         scored = rank(signals, spans, profile, with_vectors=bool(vectors), terms=q.terms, short=short)
         if self.reranker is not None and scored:
@@ -307,10 +306,11 @@ class Searcher:
         filters: SearchFilters,
         profile: Profile,
         every_signal: bool = False,
-    ) -> dict[int, dict[str, float]]:
-        """Candidate spans (by rowid) with each retriever's signal on a 0..1 scale; ``every_signal`` also
-        computes the signals the profile gives no weight (for bench/rerank.py)."""
+    ) -> tuple[dict[int, dict[str, float]], dict[int, StoredSpan]]:
+        """Candidate spans (by rowid) with each retriever's signal on a 0..1 scale, and the spans themselves;
+        ``every_signal`` also computes the signals the profile gives no weight (for bench/rerank.py)."""
         pool = CANDIDATES * (5 if filters.active else 1)
+        weights = profile.weights if vectors else profile.lexical_weights
         signals: dict[int, dict[str, float]] = {}
         for name, vector in vectors.items():
             nearest = self.vectors.knn(vector, pool) if self.vectors is not None else self.store.knn(vector, pool)
@@ -325,9 +325,7 @@ class Searcher:
             if best < 0:
                 for rowid, rank in hits:
                     signals.setdefault(rowid, {})["lexical"] = float(rank) / best
-            if q.title_terms and (
-                every_signal or (profile.weights if vectors else profile.lexical_weights).get("title")
-            ):
+            if q.title_terms and (every_signal or weights.get("title")):
                 hits = self.store.fts(q.fts_title_match, pool, BM25_COLUMNS)
                 best = min((r for _, r in hits), default=0.0)
                 if best < 0:
@@ -356,21 +354,18 @@ class Searcher:
         best_mentioned = sorted(mentioned, key=lambda p: -mentioned[p])[:MENTIONED_FILES]
         for head in self.store.file_heads(list(dict.fromkeys([*list(file_scores)[:FILE_HEADS], *best_mentioned]))):
             signals.setdefault(head.rowid, {})
-        weights = profile.weights if vectors else profile.lexical_weights
-        with_file_vector = bool(vectors) and (every_signal or bool(weights.get("file_vector")))
-        if file_scores or mentioned or with_file_vector:
-            candidates = self.store.spans_by_rowid(list(signals))
-            file_vector = {}
-            if with_file_vector:
-                file_vector = self._file_similarity(vectors["vector"], {span.path for span in candidates.values()})
-            for rowid, span in candidates.items():
-                if span.path in file_scores:
-                    signals[rowid]["file"] = file_scores[span.path]
-                if span.path in mentioned:
-                    signals[rowid]["path"] = mentioned[span.path]
-                if span.path in file_vector:
-                    signals[rowid]["file_vector"] = file_vector[span.path]
-        return signals
+        candidates = self.store.spans_by_rowid(list(signals))
+        file_vector = {}
+        if vectors and (every_signal or weights.get("file_vector")):
+            file_vector = self._file_similarity(vectors["vector"], {span.path for span in candidates.values()})
+        for rowid, span in candidates.items():
+            if span.path in file_scores:
+                signals[rowid]["file"] = file_scores[span.path]
+            if span.path in mentioned:
+                signals[rowid]["path"] = mentioned[span.path]
+            if span.path in file_vector:
+                signals[rowid]["file_vector"] = file_vector[span.path]
+        return signals, candidates
 
     def _file_similarity(self, vector: np.ndarray, paths: set[str]) -> dict[str, float]:
         """How close each file is to the query as a whole: the mean of its ``FILE_VECTOR_SPANS`` best span

@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import apsw
 import numpy as np
@@ -378,12 +379,7 @@ class Store:
         if rowids is None:
             rows = self.con.execute("SELECT rowid, embedding FROM span_vectors").fetchall()
         else:
-            rows = []
-            ids = list(rowids)
-            for i in range(0, len(ids), 500):
-                chunk = ids[i : i + 500]
-                marks = ",".join("?" * len(chunk))
-                rows += self.con.execute(f"SELECT rowid, embedding FROM span_vectors WHERE rowid IN ({marks})", chunk)
+            rows = list(self._select_in("SELECT rowid, embedding FROM span_vectors WHERE rowid IN ({marks})", rowids))
         dims = int(self.get_meta("model_dims", "0") or 0)
         ids_arr = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
         mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), dims)
@@ -451,39 +447,31 @@ class Store:
                 best[rowid] = min(distance, best.get(rowid, distance))
         return sorted(best.items(), key=lambda item: item[1])[:k]
 
+    def _select_in(self, sql: str, values: Iterable[Any], chunk: int = 500) -> Iterator[tuple]:
+        """The rows of ``sql``, whose ``{marks}`` is an ``IN`` list, for all ``values``: in chunks of
+        ``chunk`` bound parameters, as many as SQLite accepts in one statement."""
+        values = list(values)
+        for i in range(0, len(values), chunk):
+            part = values[i : i + chunk]
+            yield from self.con.execute(sql.format(marks=",".join("?" * len(part))), part)
+
     def span_files(self, rowids: np.ndarray) -> np.ndarray:
         """The file id of each of ``rowids`` (in their order; -1 for a span that is gone)."""
         ids = [int(i) for i in rowids]
-        found: dict[int, int] = {}
-        for i in range(0, len(ids), 10_000):
-            chunk = ids[i : i + 10_000]
-            marks = ",".join("?" * len(chunk))
-            found.update(self.con.execute(f"SELECT id, file_id FROM spans WHERE id IN ({marks})", chunk))
+        found = dict(self._select_in("SELECT id, file_id FROM spans WHERE id IN ({marks})", ids, chunk=10_000))
         return np.fromiter((found.get(i, -1) for i in ids), dtype=np.int64, count=len(ids))
 
     def file_ids(self, paths: Sequence[str]) -> dict[str, int]:
         """{path: file id} of the indexed files among ``paths``."""
-        out: dict[str, int] = {}
-        paths = list(paths)
-        for i in range(0, len(paths), 500):
-            chunk = paths[i : i + 500]
-            marks = ",".join("?" * len(chunk))
-            out.update(self.con.execute(f"SELECT path, id FROM files WHERE path IN ({marks})", chunk))
-        return out
+        return dict(self._select_in("SELECT path, id FROM files WHERE path IN ({marks})", paths))
 
     def embedded_spans_of(self, paths: Sequence[str]) -> list[tuple[int, str]]:
         """(span rowid, path) of every embedded span of the files at ``paths``."""
-        out: list[tuple[int, str]] = []
-        paths = list(paths)
-        for i in range(0, len(paths), 500):
-            chunk = paths[i : i + 500]
-            marks = ",".join("?" * len(chunk))
-            out += self.con.execute(
-                f"SELECT s.id, f.path FROM files f JOIN spans s ON s.file_id = f.id "
-                f"WHERE f.path IN ({marks}) AND s.embedded = 1",
-                chunk,
-            )
-        return out
+        sql = (
+            "SELECT s.id, f.path FROM files f JOIN spans s ON s.file_id = f.id "
+            "WHERE f.path IN ({marks}) AND s.embedded = 1"
+        )
+        return list(self._select_in(sql, paths))
 
     def fts(self, match: str, limit: int, weights: Sequence[float]) -> list[tuple[int, float]]:
         """(span rowid, bm25) for an FTS5 MATCH expression; bm25 is negative, lower is better."""
@@ -542,16 +530,8 @@ class Store:
         return dict(self.con.execute(f"SELECT term, doc FROM spans_vocab WHERE term IN ({marks})", list(terms)))
 
     def spans_by_rowid(self, rowids: Sequence[int]) -> dict[int, StoredSpan]:
-        out: dict[int, StoredSpan] = {}
-        ids = list(rowids)
-        for i in range(0, len(ids), 500):
-            chunk = ids[i : i + 500]
-            marks = ",".join("?" * len(chunk))
-            for r in self.con.execute(
-                f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id WHERE s.id IN ({marks})", chunk
-            ):
-                out[r[0]] = StoredSpan(*r)
-        return out
+        sql = f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id WHERE s.id IN ({{marks}})"
+        return {r[0]: StoredSpan(*r) for r in self._select_in(sql, rowids)}
 
     def spans_by_name(self, names: Sequence[str], limit: int = 50) -> list[StoredSpan]:
         if not names:
@@ -593,17 +573,8 @@ class Store:
         return [StoredSpan(*r) for r in rows]
 
     def spans_by_span_id(self, span_ids: Sequence[str]) -> list[StoredSpan]:
-        out: list[StoredSpan] = []
-        ids = list(span_ids)
-        for i in range(0, len(ids), 500):
-            chunk = ids[i : i + 500]
-            marks = ",".join("?" * len(chunk))
-            rows = self.con.execute(
-                f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id WHERE s.span_id IN ({marks})",
-                chunk,
-            )
-            out.extend(StoredSpan(*r) for r in rows)
-        return out
+        sql = f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id WHERE s.span_id IN ({{marks}})"
+        return [StoredSpan(*r) for r in self._select_in(sql, span_ids)]
 
     def spans_of_file(self, path: str) -> list[StoredSpan]:
         rows = self.con.execute(
