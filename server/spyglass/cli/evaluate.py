@@ -10,7 +10,9 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from ..engine.settings import Settings
-from ..evaluation.dataset import EvalQuery, from_swebench, load_queries
+from ..evaluation.corpus import MaterialiseError, find_git_dir
+from ..evaluation.dataset import EvalQuery, from_swebench, load_queries, save_queries
+from ..evaluation.history import from_history
 from ..evaluation.report import (
     PUBLISHED_LITE_274,
     compare,
@@ -65,6 +67,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     t.add_argument("reports", type=Path, nargs="+")
     t.add_argument("--merge", action="store_true", help="also each system over every report's instances together")
     t.add_argument("--published", action="store_true", help="add the published Lite-274 rows to the table")
+
+    h = actions.add_parser(
+        "history",
+        help="make queries from a git repository's bug-fix commits (any language): message -> changed code",
+    )
+    h.add_argument("repo", help="owner/name of a git snapshot under --mirrors (<owner>+<name>/repo)")
+    h.add_argument("--out", type=Path, required=True, help="write the queries here (JSONL, our format)")
+    h.add_argument("--mirrors", type=Path, help="folder of fetched git snapshots (<owner>+<name>/repo)")
+    h.add_argument("--limit", type=int, default=40, help="the newest this many fix commits (default 40)")
+    h.add_argument("--max-files", type=int, default=3, help="skip fixes touching more source files (default 3)")
+    h.add_argument("--ref", default="HEAD", help="walk the history from here (default HEAD)")
 
     c = actions.add_parser("compare", help="what changed between two reports, per metric and per query")
     c.add_argument("before", type=Path)
@@ -128,6 +141,26 @@ def _table(paths: list[Path], merge: bool, published: bool) -> str:
     return format_table(rows)
 
 
+def _history(args: argparse.Namespace) -> int:
+    try:
+        git_dir = find_git_dir(args.repo, args.mirrors)
+    except ValueError as e:
+        raise UsageError(str(e)) from e
+    if git_dir is None:
+        raise UsageError(f"no git snapshot of {args.repo} under the mirrors folder (<owner>+<name>/repo)")
+    try:
+        queries = from_history(git_dir, args.repo, limit=args.limit, max_files=args.max_files, ref=args.ref)
+    except MaterialiseError as e:
+        raise UsageError(str(e)) from e
+    if not queries:
+        render.error(f"no bug-fix commit in {args.repo} qualifies (see `spyglass eval history --help`)")
+        return 2
+    save_queries(args.out, queries)
+    files = sum(len(q.gold_files) for q in queries)
+    render.err.print(f"{len(queries)} queries ({files} gold files) written to {args.out}", highlight=False)
+    return 0
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     if args.eval_command == "compare":
         sys.stdout.write(compare(load_report(args.before), load_report(args.after)) + "\n")
@@ -135,6 +168,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.eval_command == "table":
         sys.stdout.write(_table(args.reports, args.merge, args.published))
         return 0
+    if args.eval_command == "history":
+        return _history(args)
     repos = {r.strip() for r in args.repos.split(",") if r.strip()} or None
     queries = _load(args.queries, repos, _ids(args.exclude))
     if args.limit:
