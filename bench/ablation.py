@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 from spyglass.engine import query, search
-from spyglass.evaluation.dataset import from_swebench
+from spyglass.evaluation.dataset import load_any
 from spyglass.evaluation.report import format_table, write_report
 from spyglass.evaluation.runner import EvalConfig, run
 
@@ -117,7 +117,7 @@ def main() -> None:
     ap.add_argument("--query-part", choices=("full", "title"), default="full", help="title: first lines only")
     args = ap.parse_args()
     repos = {r for r in args.repos.split(",") if r} or None
-    queries = from_swebench(args.queries, repos=repos)
+    queries = load_any(args.queries, repos)
     rows = {}
     for name, patch in CONFIGS.items():
         if args.only and name not in args.only:

@@ -27,7 +27,7 @@ from spyglass.engine import query, search
 from spyglass.engine.query import parse_query
 from spyglass.engine.workspace import Workspace
 from spyglass.evaluation.corpus import materialise
-from spyglass.evaluation.dataset import from_swebench
+from spyglass.evaluation.dataset import ids_in, load_any
 from spyglass.evaluation.metrics import RetrievedSpan, aggregate, score_instance
 from spyglass.evaluation.report import format_table
 from spyglass.evaluation.runner import EvalConfig, _groups, query_text
@@ -36,9 +36,8 @@ GATHER_ONLY = {"FILE_HEADS", "MENTIONED_FILES", "VECTOR_SCALE", "QUERY_VECTORS",
 
 
 def gather(args: argparse.Namespace) -> None:
-    exclude = {q.id for path in args.exclude for q in from_swebench(path, only_locagent_274=False)}
     repos = {r for r in args.repos.split(",") if r} or None
-    queries = from_swebench(args.queries, repos=repos, exclude=exclude)
+    queries = load_any(args.queries, repos, ids_in(args.exclude))
     out = {}
     for folder, git_dir, items in _groups(queries, EvalConfig(work=args.work.resolve())):
         folder.mkdir(parents=True, exist_ok=True)
@@ -95,7 +94,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
     g = sub.add_parser("gather", help="index each query's corpus and save its candidates with their signals")
-    g.add_argument("queries", type=Path, help="a SWE-bench gold file (Lite or Verified)")
+    g.add_argument("queries", type=Path, help="queries: our JSONL or a SWE-bench gold file (Lite or Verified)")
     g.add_argument("--repos", default="")
     g.add_argument("--exclude", type=Path, action="append", default=[], help="leave out the ids of this file")
     g.add_argument("--work", type=Path, required=True)

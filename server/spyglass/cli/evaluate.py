@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from ..engine.settings import Settings
 from ..evaluation.corpus import MaterialiseError, find_git_dir
-from ..evaluation.dataset import EvalQuery, from_swebench, load_queries, save_queries
+from ..evaluation.dataset import EvalQuery, ids_in, load_any, save_queries
 from ..evaluation.history import from_history
 from ..evaluation.report import (
     PUBLISHED_LITE_274,
@@ -84,33 +84,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     c.add_argument("after", type=Path)
 
 
-def _is_swebench(path: Path) -> bool:
-    with path.open(encoding="utf-8") as f:
-        return "problem_statement" in f.readline()
-
-
-def _load(path: Path, repos: set[str] | None, exclude: frozenset[str] = frozenset()) -> list[EvalQuery]:
-    if _is_swebench(path):
-        return from_swebench(path, repos=repos, exclude=exclude)
-    queries = load_queries(path)
-    return [
-        q
-        for q in queries
-        if q.id not in exclude and (not repos or (q.repo or "").split("/")[-1] in repos or q.repo in repos)
-    ]
-
-
-def _ids(paths: list[Path]) -> frozenset[str]:
-    """Every query id in these files (ours or SWE-bench's, whatever their subset), to leave out of a run."""
-    ids: set[str] = set()
-    for path in paths:
-        if _is_swebench(path):
-            ids |= {q.id for q in from_swebench(path, only_locagent_274=False)}
-        else:
-            ids |= {q.id for q in load_queries(path)}
-    return frozenset(ids)
-
-
 def _overrides(pairs: list[str], no_embed: bool) -> dict:
     """``KEY=VALUE`` pairs as engine settings; a value is read as JSON when it parses (numbers, booleans)."""
     out: dict = {"embed": False} if no_embed else {}
@@ -171,7 +144,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.eval_command == "history":
         return _history(args)
     repos = {r.strip() for r in args.repos.split(",") if r.strip()} or None
-    queries = _load(args.queries, repos, _ids(args.exclude))
+    queries = load_any(args.queries, repos, ids_in(args.exclude))
     if args.limit:
         queries = queries[: args.limit]
     if not queries:

@@ -308,3 +308,28 @@ def from_swebench(
         }
         out.append(EvalQuery(iid, statement, repo, commit, gold, meta))
     return out
+
+
+def is_swebench(path: str | Path) -> bool:
+    """Whether ``path`` is a SWE-bench gold file rather than our format (by its first row's fields)."""
+    with Path(path).open(encoding="utf-8") as f:
+        return "problem_statement" in f.readline()
+
+
+def load_any(
+    path: str | Path, repos: set[str] | None = None, exclude: set[str] | frozenset[str] = frozenset()
+) -> list[EvalQuery]:
+    """Queries from our format or a SWE-bench gold file (Lite-274 for Lite), keeping ``repos`` (full or last
+    part of the name) and leaving out the ids in ``exclude``."""
+    if is_swebench(path):
+        return from_swebench(path, repos=repos, exclude=exclude)
+    return [q for q in load_queries(path) if q.id not in exclude and _repo_selected(q.repo or "", repos)]
+
+
+def ids_in(paths: Iterable[str | Path]) -> frozenset[str]:
+    """Every query id in these files (ours or SWE-bench's, whatever their subset), to leave out of a run."""
+    ids: set[str] = set()
+    for path in paths:
+        queries = from_swebench(path, only_locagent_274=False) if is_swebench(path) else load_queries(path)
+        ids |= {q.id for q in queries}
+    return frozenset(ids)
