@@ -112,3 +112,6 @@ def test_cli_writes_queries_that_load_back_and_reports_a_bad_repository(tmp_path
 
     assert main(["eval", "history", "acme/none", "--mirrors", str(mirrors), "--out", str(out)]) == 2
     assert "no git snapshot of acme/none" in capsys.readouterr().err
+
+    assert main(["eval", "history", "acme/srv", "--mirrors", str(mirrors), "--out", str(out), "--limit", "0"]) == 2
+    assert "--limit and --max-files must be at least 1" in capsys.readouterr().err

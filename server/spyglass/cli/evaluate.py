@@ -115,6 +115,8 @@ def _table(paths: list[Path], merge: bool, published: bool) -> str:
 
 
 def _history(args: argparse.Namespace) -> int:
+    if args.limit < 1 or args.max_files < 1:
+        raise UsageError("--limit and --max-files must be at least 1")
     try:
         git_dir = find_git_dir(args.repo, args.mirrors)
     except ValueError as e:
