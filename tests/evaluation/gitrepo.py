@@ -21,3 +21,12 @@ def write(root: Path, rel: str, text: str) -> None:
     path = root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
+
+
+def commit(work: Path, message: str, files: dict[str, str]) -> str:
+    """Write ``files`` (path -> text) into the work tree at ``work``, commit everything; the new commit's id."""
+    for rel, text in files.items():
+        write(work, rel, text)
+    git(work, "add", "-A")
+    git(work, "commit", "-q", "-m", message)
+    return git(work, "rev-parse", "HEAD")

@@ -4,7 +4,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from gitrepo import _env, git, write
+from gitrepo import _env, commit, git
 
 from spyglass.cli.main import main
 from spyglass.evaluation.dataset import load_queries
@@ -27,14 +27,6 @@ func helper() int {
 \treturn 1
 }
 """
-
-
-def commit(work: Path, message: str, files: dict[str, str]) -> str:
-    for rel, text in files.items():
-        write(work, rel, text)
-    git(work, "add", "-A")
-    git(work, "commit", "-q", "-m", message)
-    return git(work, "rev-parse", "HEAD")
 
 
 def make_repo(tmp_path: Path) -> tuple[Path, dict[str, str]]:

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from gitrepo import commit, git
+
 from spyglass.evaluation.dataset import EvalQuery, GoldItem, save_queries
 from spyglass.evaluation.runner import EvalConfig, run
 
@@ -19,20 +21,6 @@ FILES_V2 = {
 }
 
 
-def _git(repo: Path, *args: str) -> str:
-    cmd = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", *args]
-    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip()
-
-
-def _commit(repo: Path, files: dict[str, str]) -> str:
-    for rel, text in files.items():
-        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
-        (repo / rel).write_text(text, encoding="utf-8")
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-qm", "c")
-    return _git(repo, "rev-parse", "HEAD")
-
-
 def _queries(c1: str, c2: str) -> list[EvalQuery]:
     return [
         EvalQuery("q1", "the cart total is wrong", "acme/shop", c1, [GoldItem("shop/cart.py", "Cart.total")]),
@@ -44,8 +32,8 @@ def test_run_scores_ours_and_the_control_across_commits(tmp_path: Path):
     mirrors = tmp_path / "mirrors"
     repo = mirrors / "acme+shop" / "repo"
     repo.mkdir(parents=True)
-    _git(repo, "init", "-q")
-    c1, c2 = _commit(repo, FILES_V1), _commit(repo, FILES_V2)
+    git(repo, "init", "-q")
+    c1, c2 = commit(repo, "c", FILES_V1), commit(repo, "c", FILES_V2)
     report = run(_queries(c1, c2), EvalConfig(work=tmp_path / "work", mirrors=mirrors))
     ours, control = report["systems"]["spyglass"], report["systems"]["bm25 control"]
     assert ours["instances"] == control["instances"] == 2

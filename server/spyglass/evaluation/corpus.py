@@ -56,6 +56,7 @@ __all__ = [
     "find_git_dir",
     "manifest_path",
     "materialise",
+    "run_git",
 ]
 
 DEFAULT_MIRRORS = Path("/work/.mirror")
@@ -217,7 +218,8 @@ def materialise(git_dir: Path, commit: str, dest: Path) -> MaterialiseResult:
 # git
 
 
-def _git(git_dir: Path, *args: str, input: bytes | None = None) -> bytes:
+def run_git(git_dir: Path, *args: str, input: bytes | None = None) -> bytes:
+    """The output of ``git --git-dir=<git_dir> <args>``; MaterialiseError when git fails or cannot run."""
     cmd = ["git", f"--git-dir={git_dir}", *args]
     try:
         proc = subprocess.run(cmd, input=input, capture_output=True, check=False)
@@ -232,13 +234,13 @@ def _git(git_dir: Path, *args: str, input: bytes | None = None) -> bytes:
 def _resolve_commit(git_dir: Path, commit: str) -> str:
     if not commit or commit.startswith("-") or any(c.isspace() for c in commit):
         raise MaterialiseError(f"not a commit: {commit!r}")
-    out = _git(git_dir, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{commit}^{{commit}}")
+    out = run_git(git_dir, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{commit}^{{commit}}")
     return out.decode("ascii").strip()
 
 
 def _list_tree(git_dir: Path, commit: str) -> tuple[dict[str, _Entry], int]:
     """The tree's files (path -> mode and blob id), after checking every path; and how many were skipped."""
-    out = _git(git_dir, "ls-tree", "-r", "-z", "--full-tree", commit)
+    out = run_git(git_dir, "ls-tree", "-r", "-z", "--full-tree", commit)
     tree: dict[str, _Entry] = {}
     skipped = 0
     for record in out.split(b"\0"):

@@ -26,8 +26,9 @@ from pathlib import Path
 from ..engine.filerules import is_side_path, is_test_path
 from ..engine.languages import has_grammar, is_code, language_for_path
 from ..engine.parsing import parse_spans
-from .corpus import _git
+from .corpus import run_git
 from .dataset import EvalQuery, GoldItem
+from .metrics import FILE_ONLY_KINDS
 
 FIX = re.compile(
     r"\b(fix(es|ed|ing)?|bug(s|fix)?|crash(es|ed)?|panic(s|ked)?|wrong|incorrect|regression|broken)\b", re.I
@@ -43,7 +44,6 @@ TRAILER = re.compile(
 )
 PR_NUMBER = re.compile(r"\s*\((#\d+(,\s*)?)+\)")
 HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@")
-FILE_ONLY_KINDS = frozenset({"module", "window", "section"})
 TEST_SCOPES = frozenset({"test", "tests"})  # a test module inside a source file (Rust's ``mod tests``)
 MIN_WORDS = 3
 
@@ -57,7 +57,7 @@ class Commit:
 
 def fix_commits(git_dir: Path, ref: str = "HEAD", scan: int = 5000) -> Iterator[Commit]:
     """Non-merge commits reachable from ``ref``, newest first, whose subject says they fix something."""
-    out = _git(git_dir, "log", "--no-merges", f"-n{scan}", "--format=%H%x00%P%x00%B%x1e", ref, "--")
+    out = run_git(git_dir, "log", "--no-merges", f"-n{scan}", "--format=%H%x00%P%x00%B%x1e", ref, "--")
     for record in out.decode("utf-8", "replace").split("\x1e"):
         parts = record.strip("\n").split("\x00")
         if len(parts) != 3:
@@ -112,22 +112,22 @@ def enclosing_symbols(path: str, data: bytes, ranges: list[tuple[int, int]]) -> 
     return found
 
 
-def query_for(git_dir: Path, repo: str | None, commit: Commit, max_files: int) -> EvalQuery | None:
+def query_for(git_dir: Path, repo: str, commit: Commit, max_files: int) -> EvalQuery | None:
     """The query of one fix commit, or None when it does not qualify (see the module docstring)."""
     text = query_text(commit.message)
     if len(text.split()) < MIN_WORDS:
         return None
-    status = _git(git_dir, "diff", "--no-renames", "--name-status", "-z", commit.parent, commit.sha, "--")
+    status = run_git(git_dir, "diff", "--no-renames", "--name-status", "-z", commit.parent, commit.sha, "--")
     fields = status.decode("utf-8", "replace").split("\x00")
     changed = [(fields[i], fields[i + 1]) for i in range(0, len(fields) - 1, 2)]
     sources = [p for s, p in changed if is_source(p)]
     modified = [p for s, p in changed if s == "M" and is_source(p)]
     if not modified or len(sources) > max_files:
         return None
-    diff = _git(git_dir, "diff", "-U0", "--no-renames", "--no-color", commit.parent, commit.sha, "--", *modified)
+    diff = run_git(git_dir, "diff", "-U0", "--no-renames", "--no-color", commit.parent, commit.sha, "--", *modified)
     gold: list[GoldItem] = []
     for path, ranges in changed_lines(diff).items():
-        data = _git(git_dir, "cat-file", "blob", f"{commit.parent}:{path}")
+        data = run_git(git_dir, "cat-file", "blob", f"{commit.parent}:{path}")
         symbols = enclosing_symbols(path, data, ranges)
         named = [s for s in symbols if s]
         if named:
@@ -136,9 +136,8 @@ def query_for(git_dir: Path, repo: str | None, commit: Commit, max_files: int) -
             gold.append(GoldItem(path))
     if not gold:
         return None
-    name = (repo or git_dir.name).replace("/", "__")
     return EvalQuery(
-        id=f"{name}-{commit.sha[:10]}",
+        id=f"{repo.replace('/', '__')}-{commit.sha[:10]}",
         query=text,
         repo=repo,
         commit=commit.parent,
@@ -147,10 +146,9 @@ def query_for(git_dir: Path, repo: str | None, commit: Commit, max_files: int) -
     )
 
 
-def from_history(
-    git_dir: Path, repo: str | None = None, limit: int = 40, max_files: int = 3, ref: str = "HEAD"
-) -> list[EvalQuery]:
-    """The newest ``limit`` fix commits of the repository at ``git_dir`` as queries, newest first."""
+def from_history(git_dir: Path, repo: str, limit: int = 40, max_files: int = 3, ref: str = "HEAD") -> list[EvalQuery]:
+    """The newest ``limit`` fix commits of ``repo`` ("owner/name", its snapshot at ``git_dir``) as queries,
+    newest first."""
     queries: list[EvalQuery] = []
     for commit in fix_commits(git_dir, ref):
         q = query_for(git_dir, repo, commit, max_files)
