@@ -70,6 +70,12 @@ CONFIGS = {
     "title 0.3": _profile(title=0.3),
     "title 0.4, lexical 0.25": _profile(title=0.4, lexical=0.25),
     "file context 0.2": _profile(file_context=0.2),
+    "within a file by score": {"PROFILE": dataclasses.replace(BASE["PROFILE"], within_file=None)},
+    "within a file like across files": {
+        "PROFILE": dataclasses.replace(
+            BASE["PROFILE"], within_file={"vector": 0.25, "lexical": 0.35, "name": 0.2, "title": 0.2}
+        )
+    },
     "vector 0.2": _profile(vector=0.2),
     "vectors relative to the best": {"VECTOR_SCALE": "relative"},
     "vectors spread over the candidates": {"VECTOR_SCALE": "spread"},

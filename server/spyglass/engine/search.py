@@ -36,6 +36,8 @@ class Profile:
     weights: dict[str, float]  # with vectors
     lexical_weights: dict[str, float]  # when there is no query vector (no model, nothing embedded yet)
     file_context: float  # share of a span's score that comes from its file's best candidates
+    # which of a file's spans comes first: their own signals weighed by these (None: by the score itself)
+    within_file: dict[str, float] | None = None
 
 
 # one profile serves long and short queries: a separate profile for short ones (vectors weighed more,
@@ -52,6 +54,8 @@ PROFILE = Profile(
     },
     lexical_weights={"vector": 0.0, "lexical": 0.45, "file": 0.30, "name": 0.25, "path": 0.20, "title": 0.2},
     file_context=0.3,
+    # within a file the words decide more than the vector: function Acc@5/10 up on every set, files unchanged
+    within_file={"vector": 0.1, "lexical": 0.6, "name": 0.2, "title": 0.2},
 )
 SHORT_QUERY_TERMS = 12  # a query with at most this many content words is short
 QUERY_VECTORS = "whole"  # "whole": embed the query as one text; "max"/"mean": pool over its chunks
@@ -175,7 +179,26 @@ def rank(
     if profile.file_context:
         scored = _with_file_context(scored, profile.file_context)
     scored.sort(key=lambda t: (-t[0], t[1].path, t[1].start_line))
+    if profile.within_file:
+        scored = _order_within_files(scored, signals, profile.within_file)
     return scored
+
+
+def _order_within_files(
+    scored: list[tuple[float, StoredSpan]], signals: dict[int, dict[str, float]], weights: dict[str, float]
+) -> list[tuple[float, StoredSpan]]:
+    """Each file keeps the places (and scores) its spans hold in the ranking, so files rank as before, but
+    which of its spans takes which place is decided by the spans' own signals under ``weights``: the file's
+    n-th best score goes to its n-th span in that order."""
+    places: dict[str, list[int]] = {}
+    for i, (_, span) in enumerate(scored):
+        places.setdefault(span.path, []).append(i)
+    out = list(scored)
+    for at in places.values():
+        own = {i: sum(weights.get(n, 0.0) * v for n, v in signals[scored[i][1].rowid].items()) for i in at}
+        for i, j in zip(at, sorted(at, key=lambda j: (-own[j], j)), strict=True):
+            out[i] = (scored[i][0], scored[j][1])
+    return out
 
 
 class Searcher:
