@@ -33,6 +33,7 @@ BASE = {
     "EXTRA_PARTS": search.EXTRA_PARTS,
     "VECTOR_SCALE": search.VECTOR_SCALE,
     "FILE_CONTEXT_SPANS": search.FILE_CONTEXT_SPANS,
+    "LEXICAL_DEPTH": search.LEXICAL_DEPTH,
 }
 
 
@@ -49,6 +50,8 @@ def _profile(file_context: float | None = None, **weights: float) -> dict:
     }
 
 
+SESSION_7 = {"PROFILE": dataclasses.replace(_profile(title=0.2)["PROFILE"], within_file=None)}
+
 ONLY = {
     "vector": 0.0,
     "lexical": 0.0,
@@ -61,7 +64,15 @@ ONLY = {
 }
 CONFIGS = {
     "current": {},
-    "session 5 defaults": {**_profile(file_vector=0.0), "TEST_PRIOR": 0.5, "PROSE_PRIOR": 0.5},
+    "session 7 defaults": {**SESSION_7, "LEXICAL_DEPTH": 0},
+    "session 5 defaults": {
+        "PROFILE": dataclasses.replace(
+            SESSION_7["PROFILE"], weights={**SESSION_7["PROFILE"].weights, "file_vector": 0.0}
+        ),
+        "TEST_PRIOR": 0.5,
+        "PROSE_PRIOR": 0.5,
+        "LEXICAL_DEPTH": 0,
+    },
     "no file vector": _profile(file_vector=0.0),
     "priors 0.5": {"TEST_PRIOR": 0.5, "PROSE_PRIOR": 0.5},
     "file vector 0.15": _profile(file_vector=0.15),
@@ -96,6 +107,10 @@ CONFIGS = {
     "prose prior 0.35": {"PROSE_PRIOR": 0.35},
     "no identifier phrases": {"USE_PHRASES": False},
     "rrf fusion": {"FUSION": "rrf"},
+    "BM25 only for its own pool": {"LEXICAL_DEPTH": 0},
+    "BM25 only for its own pool, title 0.2": {"LEXICAL_DEPTH": 0, **_profile(title=0.2)},
+    "title 0.2": _profile(title=0.2),
+    "vector 0.3": _profile(vector=0.3),
     "no gap cut": {"GAP_CUT": None},
     "query vectors: max over chunks": {"QUERY_VECTORS": "max"},
     "query vectors: mean of chunks": {"QUERY_VECTORS": "mean"},

@@ -8,9 +8,10 @@
     #    file context, parts: whatever `search.rank` reads) and print file/module/function Acc@k and MRR
     python bench/rerank.py rank tuning.pkl heldout.pkl --only current --only "title 0.4, lexical 0.25"
 
-A configuration that changes how candidates are gathered (FILE_HEADS, MENTIONED_FILES, VECTOR_SCALE, ...)
-needs a new `gather` or a full `bench/ablation.py` run. The ranking figures equal those of `spyglass eval`
-on the same corpora (same code: `search.rank`); the answer-shape figures (tokens, cut) are not computed here.
+A configuration that changes how candidates are gathered (FILE_HEADS, LEXICAL_DEPTH, VECTOR_SCALE, ...)
+needs a new `gather` (which records those settings) or a full `bench/ablation.py` run. The ranking figures
+equal those of `spyglass eval` on the same corpora (same code: `search.rank`); the answer-shape figures
+(tokens, cut) are not computed here.
 A benchmark tool, not a test.
 """
 
@@ -32,7 +33,18 @@ from spyglass.evaluation.metrics import RetrievedSpan, aggregate, score_instance
 from spyglass.evaluation.report import format_table
 from spyglass.evaluation.runner import EvalConfig, _groups, query_text
 
-GATHER_ONLY = {"FILE_HEADS", "MENTIONED_FILES", "VECTOR_SCALE", "QUERY_VECTORS", "USE_PHRASES"}
+GATHER_ONLY = {
+    "FILE_HEADS",
+    "MENTIONED_FILES",
+    "VECTOR_SCALE",
+    "QUERY_VECTORS",
+    "USE_PHRASES",
+    "LEXICAL_DEPTH",
+}
+
+
+def _gather_settings() -> dict:
+    return {key: getattr(search if hasattr(search, key) else query, key) for key in sorted(GATHER_ONLY)}
 
 
 def gather(args: argparse.Namespace) -> None:
@@ -59,6 +71,7 @@ def gather(args: argparse.Namespace) -> None:
                     "short": short,
                     "with_vectors": bool(vectors),
                     "gold": q.gold,
+                    "gathered_with": _gather_settings(),
                 }
                 print(f"{len(out)}/{len(queries)} {q.id}: {len(signals)} candidates", file=sys.stderr, flush=True)
     args.out.write_bytes(pickle.dumps(out))
@@ -68,12 +81,16 @@ def rank(args: argparse.Namespace) -> None:
     data: dict = {}
     for path in args.candidates:
         data.update(pickle.loads(path.read_bytes()))
+    if any("gathered_with" not in d for d in data.values()):
+        print("warning: some candidates were saved before gather recorded its settings", file=sys.stderr)
     rows = {}
     for name, patch in CONFIGS.items():
         if args.only and name not in args.only:
             continue
-        if GATHER_ONLY & set(patch):
-            print(f"skipped {name!r}: it changes how candidates are gathered", file=sys.stderr)
+        wanted = {key: value for key, value in {**BASE, **patch}.items() if key in GATHER_ONLY}
+        # candidates saved before gather recorded its settings: only configurations of rank's own settings
+        if any(d.get("gathered_with", {} if GATHER_ONLY & set(patch) else wanted) != wanted for d in data.values()):
+            print(f"skipped {name!r}: the candidates were gathered with other settings", file=sys.stderr)
             continue
         for key, value in {**BASE, **patch}.items():
             setattr(search if hasattr(search, key) else query, key, value)

@@ -49,10 +49,10 @@ PROFILE = Profile(
         "file": 0.20,
         "name": 0.20,
         "path": 0.20,
-        "title": 0.2,
+        "title": 0.25,
         "file_vector": 0.2,
     },
-    lexical_weights={"vector": 0.0, "lexical": 0.45, "file": 0.30, "name": 0.25, "path": 0.20, "title": 0.2},
+    lexical_weights={"vector": 0.0, "lexical": 0.45, "file": 0.30, "name": 0.25, "path": 0.20, "title": 0.25},
     file_context=0.3,
     # within a file the words decide more than the vector: function Acc@5/10 up on every set, files unchanged
     within_file={"vector": 0.1, "lexical": 0.6, "name": 0.2, "title": 0.2},
@@ -68,6 +68,9 @@ SIDE_AS_PROSE = True  # code in doc/, examples/, demo/, benchmarks/ folders coun
 EXTRA_PARTS = 0.0  # parts of a long definition after its best part: weight (0: dropped; docs/quality.md)
 BM25_COLUMNS = (4.0, 2.0, 1.5, 1.0, 0.7)  # name, path, doc, body, terms
 CANDIDATES = 100
+# span BM25 hits read: the best CANDIDATES join the candidates, the rest only give their BM25 to candidates
+# the other retrievers found (0: those get none, as if they shared no word with the query)
+LEXICAL_DEPTH = 1000
 MIN_SCORE = 0.20
 RELATIVE_FLOOR = 0.45  # drop results scoring below this fraction of the best one
 GAP_CUT = 0.15  # stop at a drop of more than this between neighbouring results
@@ -342,12 +345,14 @@ class Searcher:
                 signals.setdefault(rowid, {})[name] = value
         q.terms = self._telling_terms(q.terms)
         file_scores: dict[str, float] = {}
+        lexical: dict[int, float] = {}  # also deeper than the pool (LEXICAL_DEPTH)
         if q.terms:
-            hits = self.store.fts(q.fts_match, pool, BM25_COLUMNS)
+            hits = self.store.fts(q.fts_match, max(pool, LEXICAL_DEPTH), BM25_COLUMNS)
             best = min((r for _, r in hits), default=0.0)
             if best < 0:
-                for rowid, rank in hits:
-                    signals.setdefault(rowid, {})["lexical"] = float(rank) / best
+                lexical = {rowid: float(rank) / best for rowid, rank in hits}
+                for rowid, _ in hits[:pool]:
+                    signals.setdefault(rowid, {})["lexical"] = lexical[rowid]
             if q.title_terms and (every_signal or weights.get("title")):
                 hits = self.store.fts(q.fts_title_match, pool, BM25_COLUMNS)
                 best = min((r for _, r in hits), default=0.0)
@@ -378,6 +383,9 @@ class Searcher:
         for head in self.store.file_heads(list(dict.fromkeys([*list(file_scores)[:FILE_HEADS], *best_mentioned]))):
             signals.setdefault(head.rowid, {})
         candidates = self.store.spans_by_rowid(list(signals))
+        for rowid in candidates:  # found by another retriever: its BM25 too, not a 0 for missing the pool
+            if rowid in lexical:
+                signals[rowid].setdefault("lexical", lexical[rowid])
         file_vector = {}
         if vectors and (every_signal or weights.get("file_vector")):
             file_vector = self._file_similarity(vectors["vector"], {span.path for span in candidates.values()})
