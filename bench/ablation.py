@@ -110,7 +110,6 @@ CONFIGS = {
     "BM25 only for its own pool": {"LEXICAL_DEPTH": 0},
     "BM25 only for its own pool, title 0.2": {"LEXICAL_DEPTH": 0, **_profile(title=0.2)},
     "title 0.2": _profile(title=0.2),
-    "vector 0.3": _profile(vector=0.3),
     "no gap cut": {"GAP_CUT": None},
     "query vectors: max over chunks": {"QUERY_VECTORS": "max"},
     "query vectors: mean of chunks": {"QUERY_VECTORS": "mean"},

@@ -81,15 +81,15 @@ def rank(args: argparse.Namespace) -> None:
     data: dict = {}
     for path in args.candidates:
         data.update(pickle.loads(path.read_bytes()))
-    if any("gathered_with" not in d for d in data.values()):
-        print("warning: some candidates were saved before gather recorded its settings", file=sys.stderr)
+    gathered = [d.get("gathered_with") for d in data.values()]
+    if None in gathered:
+        sys.exit("these candidates were saved by an older gather that did not record its settings: gather again")
     rows = {}
     for name, patch in CONFIGS.items():
         if args.only and name not in args.only:
             continue
         wanted = {key: value for key, value in {**BASE, **patch}.items() if key in GATHER_ONLY}
-        # candidates saved before gather recorded its settings: only configurations of rank's own settings
-        if any(d.get("gathered_with", {} if GATHER_ONLY & set(patch) else wanted) != wanted for d in data.values()):
+        if any(settings != wanted for settings in gathered):
             print(f"skipped {name!r}: the candidates were gathered with other settings", file=sys.stderr)
             continue
         for key, value in {**BASE, **patch}.items():
