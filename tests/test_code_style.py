@@ -1,9 +1,12 @@
 """The repository's own hygiene: lint, format, and no stray stdout writes in server code."""
 
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -29,3 +32,17 @@ def test_engine_never_writes_to_stdout_and_imports_no_protocol():
         assert not re.search(r"^\s*print\(", text, re.M), f"print() in {path}"
         assert "sys.stdout" not in text, f"sys.stdout in {path}"
         assert not re.search(r"^\s*(from|import) (pygls|lsprotocol|mcp)\b", text, re.M), f"protocol import in {path}"
+
+
+def test_tests_read_nothing_beside_the_repository():
+    """A fresh clone has nothing beside it: tests/conftest.py makes any read of ../ fail the test."""
+    from conftest import OutsideRepository
+
+    for attempt in (
+        lambda: open(REPO.parent / "shared" / "DESIGN.md", encoding="utf-8"),
+        lambda: os.listdir(REPO.parent),
+        lambda: os.scandir(REPO / ".." / "shared"),
+    ):
+        with pytest.raises(OutsideRepository, match="tests may not read outside the repository"):
+            attempt()
+    assert (REPO / "README.md").read_text(encoding="utf-8").startswith("# Spyglass")  # inside: allowed

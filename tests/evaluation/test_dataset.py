@@ -1,5 +1,4 @@
 import json
-import os
 from collections import Counter
 from pathlib import Path
 
@@ -16,19 +15,11 @@ from spyglass.evaluation.dataset import (
     save_queries,
 )
 
-# the team's benchmark data lives beside the repository (../shared), as in CI; SPYGLASS_BENCH_DIR overrides
-BENCH = Path(os.environ.get("SPYGLASS_BENCH_DIR", Path(__file__).resolve().parents[2].parent / "shared" / "bench"))
-BENCH = BENCH / "swebench"
-LITE = BENCH / "swebench_lite_all_gold.jsonl"
-
-
-@pytest.fixture
-def lite() -> Path:
-    assert LITE.exists(), f"the SWE-bench Lite gold file is expected at {LITE} (set SPYGLASS_BENCH_DIR)"
-    return LITE
-
-
-SMALL_REPOS = {"flask", "requests", "pytest", "seaborn", "xarray", "pylint", "sphinx"}
+# small, made-up files in the shape of SWE-bench Lite's and Verified's gold files (the real ones are benchmark
+# data beside the repository, which tests never read; bench/datasets.py checks those)
+DATA = Path(__file__).parent / "data"
+LITE = DATA / "swebench_lite.jsonl"
+VERIFIED = DATA / "swebench_verified.jsonl"
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -172,62 +163,45 @@ def test_from_swebench_bad_rows(tmp_path):
         from_swebench(path)
 
 
-@pytest.mark.usefixtures("lite")
-def test_excluded_list_matches_the_bench_file():
-    assert set(json.loads((BENCH / "locagent_excluded_26.json").read_text(encoding="utf-8"))) == LOCAGENT_EXCLUDED
-
-
-@pytest.mark.usefixtures("lite")
-def test_lite_counts():
+def test_lite_subset_leaves_out_rows_not_in_locagent_274_and_the_excluded_ids():
     lite274 = from_swebench(LITE)
-    assert len(lite274) == 274
-    assert len(from_swebench(LITE, only_locagent_274=False)) == 300
+    assert [q.id for q in lite274] == [
+        "acme__web-101",
+        "acme__web-102",
+        "acme__web-103",
+        "tiny__plot-7",
+        "tiny__plot-8",
+        "tiny__plot-9",
+        "mini__req-3",
+        "mini__req-4",
+    ]
+    assert len(from_swebench(LITE, only_locagent_274=False)) == 10
     assert not {q.id for q in lite274} & LOCAGENT_EXCLUDED
-    assert len({q.id for q in lite274}) == 274
-
-    small = from_swebench(LITE, repos=SMALL_REPOS)
-    assert len(small) == 56
-    assert Counter(q.repo.split("/")[1] for q in small) == {
-        "flask": 3,
-        "requests": 6,
-        "pytest": 16,
-        "seaborn": 4,
-        "xarray": 5,
-        "pylint": 6,
-        "sphinx": 16,
-    }
-    assert len(from_swebench(LITE, repos={"sympy/sympy"})) == 66
-    assert len(from_swebench(LITE, repos=SMALL_REPOS | {"sympy"})) == 122
-    assert all(q.query and q.commit and q.gold for q in lite274)
+    assert Counter(q.repo for q in from_swebench(LITE, repos={"plot", "mini/req"})) == {"tiny/plot": 3, "mini/req": 2}
+    assert all(q.query and q.commit for q in lite274)
 
 
-@pytest.mark.usefixtures("lite")
 @pytest.mark.parametrize(
     ("iid", "gold"),
     [
-        ("django__django-15202", [GoldItem("django/core/validators.py", "URLValidator.__call__")]),
-        ("django__django-15996", [GoldItem("django/db/migrations/serializer.py", "EnumSerializer.serialize")]),
-        ("scikit-learn__scikit-learn-10508", [GoldItem("sklearn/preprocessing/label.py", None)]),
-        (
-            "mwaskom__seaborn-3010",
-            [
-                GoldItem("seaborn/_stats/regression.py", "PolyFit"),
-                GoldItem("seaborn/_stats/regression.py", "PolyFit.__call__"),
-            ],
-        ),
+        ("acme__web-101", [GoldItem("web/validators.py", "UrlCheck.__call__")]),
+        ("acme__web-102", [GoldItem("web/serialize.py", "EnumWriter.write")]),
+        ("acme__web-103", [GoldItem("web/forms.py", None)]),  # module-level chunks name no symbol
+        ("tiny__plot-7", [GoldItem("plot/fit.py", "PolyFit"), GoldItem("plot/fit.py", "PolyFit.__call__")]),
+        ("tiny__plot-8", [GoldItem("plot/axes.py", "Axes"), GoldItem("plot/axes.py", "Axes._draw")]),
     ],
 )
-def test_lite_known_gold(iid, gold):
+def test_lite_gold_from_python_literal_fields(iid, gold):
     (q,) = [q for q in from_swebench(LITE) if q.id == iid]
     assert q.gold == gold
     assert q.meta["source"] == "swe-bench-lite"
+    assert q.meta["in_locagent_274"] is True
 
 
-@pytest.mark.usefixtures("lite")
 def test_lite_round_trips_through_our_format(tmp_path):
-    qs = from_swebench(LITE, repos=SMALL_REPOS)
-    save_queries(tmp_path / "small.jsonl", qs)
-    assert load_queries(tmp_path / "small.jsonl") == qs
+    qs = from_swebench(LITE)
+    save_queries(tmp_path / "lite.jsonl", qs)
+    assert load_queries(tmp_path / "lite.jsonl") == qs
 
 
 def test_from_swebench_reads_verified_rows_and_leaves_out_excluded_ids(tmp_path):
@@ -240,14 +214,10 @@ def test_from_swebench_reads_verified_rows_and_leaves_out_excluded_ids(tmp_path)
     assert [q.id for q in from_swebench(path, exclude={"o__r-1"})] == ["o__r-9"]
 
 
-VERIFIED = BENCH / "swebench_verified_gold_files.jsonl"
-
-
-def test_verified_minus_lite_on_the_nine_repositories():
-    assert VERIFIED.exists(), f"the SWE-bench Verified gold file is expected at {VERIFIED} (set SPYGLASS_BENCH_DIR)"
+def test_verified_minus_lite():
     lite = {q.id for q in from_swebench(LITE, only_locagent_274=False)}
-    qs = from_swebench(VERIFIED, repos=SMALL_REPOS | {"sympy", "astropy"}, exclude=lite)
-    assert len(qs) == 169
-    assert not {q.id for q in qs} & lite
-    assert all(q.gold and q.commit for q in qs)
-    assert sum(len(q.gold_files) > 1 for q in qs) > 0  # Verified fixes may span several files
+    qs = from_swebench(VERIFIED, repos={"req", "plot", "acme/web"}, exclude=lite)
+    assert [q.id for q in qs] == ["mini__req-11", "tiny__plot-20", "acme__web-200"]
+    assert qs[0].gold == [GoldItem("req/adapters.py", "Adapter.send"), GoldItem("req/utils.py", None)]
+    assert qs[2].gold == [GoldItem("web/cache.py", None)]
+    assert all(q.meta["source"] == "swe-bench" and q.commit for q in qs)

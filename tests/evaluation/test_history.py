@@ -9,6 +9,7 @@ from gitrepo import _env, commit, git
 from spyglass.cli.main import main
 from spyglass.evaluation.dataset import load_queries
 from spyglass.evaluation.history import changed_lines, from_history, query_text
+from spyglass.evaluation.runner import EvalConfig, _groups
 
 SERVER_GO = """package srv
 
@@ -107,3 +108,26 @@ def test_cli_writes_queries_that_load_back_and_reports_a_bad_repository(tmp_path
 
     assert main(["eval", "history", "acme/srv", "--mirrors", str(mirrors), "--out", str(out), "--limit", "0"]) == 2
     assert "--limit and --max-files must be at least 1" in capsys.readouterr().err
+
+
+def test_cli_takes_a_path_to_any_git_repository(tmp_path, capsys, monkeypatch):
+    mirrors, shas = make_repo(tmp_path)
+    work, bare = tmp_path / "work", mirrors / "acme+srv" / "repo"
+    git(work, "worktree", "add", "-q", str(tmp_path / "tree"), shas["feature"])
+    out = tmp_path / "q.jsonl"
+    monkeypatch.chdir(tmp_path)
+    paths = {str(work): "work", str(bare): "repo", str(tmp_path / "tree"): "tree", "./work": "work"}
+    for path, name in {**paths, str(work / ".git"): "work"}.items():
+        assert main(["eval", "history", path, "--out", str(out), "--limit", "1"]) == 0, path
+        (q,) = load_queries(out)
+        assert q.meta["fix_commit"] == shas["insert"]
+        assert q.id == f"{name}-{shas['insert'][:10]}"
+        assert q.repo == str(Path(path).resolve())  # absolute, so that `eval run` finds the repository again
+    assert "1 queries (1 gold files)" in capsys.readouterr().err
+    (group,) = _groups(load_queries(out), EvalConfig(work=tmp_path / "runs"))
+    assert group[1] == work / ".git"
+
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    assert main(["eval", "history", str(plain), "--out", str(out)]) == 2
+    assert f"{plain} is not a git repository" in " ".join(capsys.readouterr().err.split())

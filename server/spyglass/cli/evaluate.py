@@ -10,7 +10,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from ..engine.settings import Settings
-from ..evaluation.corpus import MaterialiseError, find_git_dir
+from ..evaluation.corpus import MaterialiseError, find_git_dir, is_path
 from ..evaluation.dataset import EvalQuery, ids_in, load_any, save_queries
 from ..evaluation.history import from_history
 from ..evaluation.report import (
@@ -72,7 +72,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "history",
         help="make queries from a git repository's bug-fix commits (any language): message -> changed code",
     )
-    h.add_argument("repo", help="owner/name of a git snapshot under --mirrors (<owner>+<name>/repo)")
+    h.add_argument(
+        "repo",
+        help="a path to any git repository (clone, bare or worktree), or owner/name of a snapshot under --mirrors",
+    )
     h.add_argument("--out", type=Path, required=True, help="write the queries here (JSONL, our format)")
     h.add_argument("--mirrors", type=Path, help="folder of fetched git snapshots (<owner>+<name>/repo)")
     h.add_argument("--limit", type=int, default=40, help="the newest this many fix commits (default 40)")
@@ -119,12 +122,16 @@ def _history(args: argparse.Namespace) -> int:
         raise UsageError("--limit and --max-files must be at least 1")
     try:
         git_dir = find_git_dir(args.repo, args.mirrors)
-    except ValueError as e:
+    except (ValueError, MaterialiseError) as e:
         raise UsageError(str(e)) from e
+    if git_dir is None and is_path(args.repo):
+        raise UsageError(f"{args.repo} is not a git repository (no .git there, and not a bare repository)")
     if git_dir is None:
         raise UsageError(f"no git snapshot of {args.repo} under the mirrors folder (<owner>+<name>/repo)")
+    # a path is kept absolute in the queries, so that `spyglass eval run` finds the repository again
+    repo = str(Path(args.repo).expanduser().resolve()) if is_path(args.repo) else args.repo
     try:
-        queries = from_history(git_dir, args.repo, limit=args.limit, max_files=args.max_files, ref=args.ref)
+        queries = from_history(git_dir, repo, limit=args.limit, max_files=args.max_files, ref=args.ref)
     except MaterialiseError as e:
         raise UsageError(str(e)) from e
     if not queries:

@@ -24,7 +24,7 @@ a folder is deleted first, and new files are created with ``O_EXCL | O_NOFOLLOW`
 
 Bare repositories fetched for the benchmarks live at ``<mirrors>/<owner>+<name>/repo``;
 :func:`find_git_dir` finds them (the mirrors root comes from the argument, else the environment
-variable :data:`MIRRORS_ENV`, else :data:`DEFAULT_MIRRORS`).
+variable :data:`MIRRORS_ENV`, else :data:`DEFAULT_MIRRORS`), or any git repository given by its path.
 """
 
 from __future__ import annotations
@@ -54,6 +54,9 @@ __all__ = [
     "MaterialiseResult",
     "UnsafePathError",
     "find_git_dir",
+    "git_dir_of",
+    "is_path",
+    "repo_label",
     "manifest_path",
     "materialise",
     "run_git",
@@ -111,15 +114,19 @@ def manifest_path(dest: Path) -> Path:
 
 
 def find_git_dir(repo: str, mirrors: Path | None = None) -> Path | None:
-    """The git directory of a fetched snapshot of ``repo`` ("owner/name"), or None if there is none.
+    """The git directory of ``repo``, or None if there is none.
 
-    Snapshots live at ``<mirrors>/<owner>+<name>/repo`` (bare); a non-bare clone there (with a ``.git``
-    folder) is accepted too. ``mirrors`` defaults to ``$SPYGLASS_EVAL_MIRRORS``, else ``/work/.mirror``.
-    Raises ``ValueError`` for a name that is not of the form "owner/name".
+    ``repo`` is either a path to any git repository on this machine (a clone, a bare repository, a worktree
+    or its ``.git``; ``~`` is expanded) or "owner/name" of a fetched snapshot at
+    ``<mirrors>/<owner>+<name>/repo`` (bare, or a clone with a ``.git`` folder). ``mirrors`` defaults to
+    ``$SPYGLASS_EVAL_MIRRORS``, else ``/work/.mirror``. An existing folder wins over an owner/name reading.
+    Raises ``ValueError`` for something that is neither an existing folder nor "owner/name".
     """
+    if is_path(repo):
+        return git_dir_of(Path(repo).expanduser())
     owner, sep, name = repo.strip().strip("/").partition("/")
     if not sep or not owner or not name or "/" in name or any(p in (".", "..") for p in (owner, name)):
-        raise ValueError(f"repository must be 'owner/name', not {repo!r}")
+        raise ValueError(f"repository must be a path to a git repository or 'owner/name', not {repo!r}")
     if mirrors is None:
         mirrors = Path(os.environ.get(MIRRORS_ENV) or DEFAULT_MIRRORS)
     base = Path(mirrors) / f"{owner}+{name}" / "repo"
@@ -127,6 +134,33 @@ def find_git_dir(repo: str, mirrors: Path | None = None) -> Path | None:
         if (candidate / "HEAD").is_file() and (candidate / "objects").is_dir():
             return candidate
     return None
+
+
+def is_path(repo: str) -> bool:
+    """Whether ``repo`` names a folder on this machine rather than an "owner/name" snapshot."""
+    return repo.startswith(("/", "./", "../", "~")) or repo in (".", "..") or Path(repo).expanduser().is_dir()
+
+
+def git_dir_of(folder: Path) -> Path | None:
+    """The git directory of the repository at ``folder`` (as git itself finds it), or None if it is none."""
+    if not folder.is_dir():
+        return None
+    try:
+        proc = subprocess.run(
+            ["git", "-C", str(folder), "rev-parse", "--absolute-git-dir"], capture_output=True, text=True, check=False
+        )
+    except OSError as e:
+        raise MaterialiseError(f"cannot run git: {e}") from e
+    return Path(proc.stdout.strip()) if proc.returncode == 0 and proc.stdout.strip() else None
+
+
+def repo_label(repo: str) -> str:
+    """A short name for ``repo`` in ids and folder names: "owner__name", or a path's folder name."""
+    if is_path(repo):
+        folder = Path(repo).expanduser().resolve()
+        name = folder.parent.name if folder.name == ".git" else folder.name
+        return name.removesuffix(".git") or "repo"
+    return repo.strip("/").replace("/", "__")
 
 
 def materialise(git_dir: Path, commit: str, dest: Path) -> MaterialiseResult:

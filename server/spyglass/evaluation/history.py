@@ -26,7 +26,7 @@ from pathlib import Path
 from ..engine.filerules import is_side_path, is_test_path
 from ..engine.languages import has_grammar, is_code, language_for_path
 from ..engine.parsing import parse_spans
-from .corpus import run_git
+from .corpus import repo_label, run_git
 from .dataset import EvalQuery, GoldItem
 from .metrics import FILE_ONLY_KINDS
 
@@ -137,7 +137,7 @@ def query_for(git_dir: Path, repo: str, commit: Commit, max_files: int) -> EvalQ
     if not gold:
         return None
     return EvalQuery(
-        id=f"{repo.replace('/', '__')}-{commit.sha[:10]}",
+        id=f"{repo_label(repo)}-{commit.sha[:10]}",
         query=text,
         repo=repo,
         commit=commit.parent,
@@ -147,8 +147,8 @@ def query_for(git_dir: Path, repo: str, commit: Commit, max_files: int) -> EvalQ
 
 
 def from_history(git_dir: Path, repo: str, limit: int = 40, max_files: int = 3, ref: str = "HEAD") -> list[EvalQuery]:
-    """The newest ``limit`` fix commits of ``repo`` ("owner/name", its snapshot at ``git_dir``) as queries,
-    newest first."""
+    """The newest ``limit`` fix commits of ``repo`` (a path or "owner/name"; its git directory ``git_dir``) as
+    queries, newest first."""
     queries: list[EvalQuery] = []
     for commit in fix_commits(git_dir, ref):
         q = query_for(git_dir, repo, commit, max_files)

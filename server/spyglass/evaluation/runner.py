@@ -65,9 +65,9 @@ def _groups(queries: list[EvalQuery], config: EvalConfig) -> list[tuple[Path, Pa
             continue
         git_dir = find_git_dir(repo, config.mirrors)
         if git_dir is None:
-            raise ValueError(f"no git snapshot of {repo} under the mirrors folder; fetch it first")
+            raise ValueError(f"{repo} is not a git repository, nor a snapshot under the mirrors folder; fetch it first")
         items.sort(key=lambda q: (_commit_time(git_dir, q.commit or ""), q.id))
-        groups.append((config.work / repo.replace("/", "+"), git_dir, items))
+        groups.append((config.work / repo.strip("/").replace("/", "+"), git_dir, items))
     return groups
 
 

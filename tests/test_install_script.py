@@ -1,0 +1,71 @@
+"""scripts/install.sh says what it is doing, step by step, with pip's progress (run with a stand-in Python
+whose pip prints what the real one prints, so the test installs nothing)."""
+
+import os
+import subprocess
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+FAKE_PYTHON = r"""#!/usr/bin/env bash
+# a stand-in for python3 and the venv's python: `-m venv DIR`, `-m pip install ...`, `--version`
+if [ "$1" = "--version" ]; then echo "Python 3.11.7"; exit 0; fi
+if [ "$1 $2" = "-m venv" ]; then
+    mkdir -p "$3/bin" && cp "$0" "$3/bin/python"
+    printf '#!/bin/sh\nexit 0\n' >"$3/bin/spyglass" && chmod +x "$3/bin/spyglass"
+    exit 0
+fi
+if [ "$1 $2 $3" = "-m pip install" ]; then
+    shift 3
+    echo "WARNING: Location 'file:///opt/pypi/simple/x/' is ignored: it is neither a file nor a directory."
+    for a in "$@"; do
+        case "$a" in
+            -*|pip) ;;
+            *) echo "Collecting $a"; echo "  Downloading ${a%%=*}-1.0-py3-none-any.whl (12.5 MB)";;
+        esac
+    done
+    if [ -n "${FAIL_ON:-}" ] && [[ "$*" == *"$FAIL_ON"* ]]; then
+        echo "ERROR: No matching distribution found for $FAIL_ON"; exit 1
+    fi
+    echo "Successfully installed $*"; exit 0
+fi
+exit 3
+"""
+
+
+def _install(tmp_path: Path, **env: str) -> subprocess.CompletedProcess:
+    fake = tmp_path / "python3"
+    fake.write_text(FAKE_PYTHON)
+    fake.chmod(0o755)
+    environ = {**os.environ, "PYTHON": str(fake), "SPYGLASS_VENV": str(tmp_path / "venv"), **env}
+    return subprocess.run(
+        ["bash", str(REPO / "scripts" / "install.sh")], env=environ, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_install_names_each_step_and_shows_what_pip_collects(tmp_path):
+    run = _install(tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == ""
+    err = run.stderr
+    steps = [line for line in err.splitlines() if line.startswith("[")]
+    assert [s[:5] for s in steps] == ["[1/4]", "[2/4]", "[3/4]", "[4/4]"]
+    assert "creating the virtual environment" in steps[0] and "Python 3.11.7" in steps[0]
+    assert "torch==2.13.0" in steps[2] and "MB" in steps[2]
+    assert "Collecting torch==2.13.0" in err and "Downloading torch-1.0-py3-none-any.whl (12.5 MB)" in err
+    assert err.count("done in ") == 3
+    assert "(1 pip warnings" in err and "is ignored" not in err  # counted, kept in the log, not shown
+    log = (tmp_path / "venv" / "install.log").read_text()
+    assert "is ignored" in log and "Collecting torch==2.13.0" in log
+    assert err.strip().splitlines()[-1].startswith(f"installed spyglass in {tmp_path / 'venv'} in ")
+
+    again = _install(tmp_path)  # a second run reuses the environment and says so
+    assert again.returncode == 0 and "[1/4] using the existing virtual environment" in again.stderr
+
+
+def test_a_failed_step_says_which_and_shows_the_log(tmp_path):
+    run = _install(tmp_path, FAIL_ON="torch")
+    assert run.returncode == 1
+    assert "install failed at: installing torch==2.13.0" in run.stderr
+    assert "ERROR: No matching distribution found for torch" in run.stderr
+    assert "[4/4]" not in run.stderr
