@@ -25,7 +25,8 @@ def _beside_repository(path: object) -> str | None:
     parent, repo = str(REPO.parent), str(REPO)
     if not (full == parent or full.startswith(parent + os.sep)) or full == repo or full.startswith(repo + os.sep):
         return None
-    if full.startswith(tempfile.gettempdir() + os.sep):  # a clone that sits directly in /tmp
+    tmp = tempfile.gettempdir()
+    if parent == tmp and full.startswith(tmp + os.sep):  # a clone directly in /tmp: tmp_path lives beside it
         return None
     return full
 
