@@ -18,7 +18,8 @@ show_progress() {
         printf '%s\n' "$line" >>"$LOG"
         line="${line#"${line%%[![:space:]]*}"}"
         case "$line" in
-            Collecting* | Downloading* | "Installing collected packages"* | Successfully*) say "      ${line:0:150}" ;;
+            Collecting* | Processing* | Downloading* | "Installing collected packages"* | Successfully*)
+                say "      ${line:0:150}" ;;
             WARNING:* | *" WARNING: "*) warnings=$((warnings + 1)) ;;
             ERROR:*) say "      $line" ;;
         esac
