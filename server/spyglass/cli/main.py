@@ -25,6 +25,7 @@ from ..engine.errors import (
     IndexUnusable,
     OutsideWorkspace,
     SpyglassError,
+    UnknownValue,
 )
 from ..engine.search import SearchFilters
 from ..engine.workspace import Workspace, find_root
@@ -69,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-k", type=int, default=10, help="at most this many results (default 10)")
     p.add_argument("--min-score", type=float, default=None, help="drop results scoring below this (0..1)")
     p.add_argument("--glob", action="append", default=[], help="only paths matching this glob (repeatable)")
-    p.add_argument("--language", action="append", default=[], help="only this language (repeatable)")
+    p.add_argument("--language", action="append", default=[], help="only this language, any case (repeatable)")
     p.add_argument("--kind", action="append", default=[], help="only this span kind (repeatable)")
     p.add_argument(
         "--max-tokens", type=int, default=None, help="at most this many tokens (estimated) of results in all"
@@ -223,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     _setup_logging(getattr(args, "verbose", 0))
     try:
         return COMMANDS[args.command](args)
-    except UsageError as e:
+    except (UsageError, UnknownValue) as e:
         render.error(str(e))
         return EXIT_USAGE
     except IndexMissing as e:

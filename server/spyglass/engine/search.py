@@ -10,18 +10,20 @@ from __future__ import annotations
 import fnmatch
 import logging
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .embedding import Embedder
-from .errors import ModelLoadError
+from .errors import ModelLoadError, UnknownValue
 from .filerules import is_side_path, is_test_path
 from .fusion import fuse, prior, prior_for_tests, scale_similarities
-from .languages import is_code
+from .languages import LANGUAGES, is_code, known_language
 from .query import ParsedQuery, parse_query, query_chunks
 from .rerank import Reranker, rerank
 from .shaping import best_lines, confident, diverse, fit_budget
+from .spans import KINDS, known_kind
 from .store import Store, StoredSpan
 from .textnorm import words
 from .vectors import VectorCache, best_mean_by_key
@@ -85,11 +87,40 @@ VECTOR_SCALE = "cosine"  # or "relative" (to the best) or "spread" (min-max over
 FUSION = "blend"  # or "rrf" (fusion.py; compared in docs/quality.md)
 
 
+def checked_languages(names: Iterable[str]) -> list[str]:
+    """``names`` as the registry spells them ("Python", "py" -> "python"); raises :class:`UnknownValue`
+    listing the valid languages if one is unknown."""
+    return _checked(names, known_language, "language", LANGUAGES, " (any case; aliases such as py, ts work too)")
+
+
+def checked_kinds(names: Iterable[str]) -> list[str]:
+    """``names`` as span kinds in any case ("Function" -> "function"); raises :class:`UnknownValue` listing
+    the valid kinds if one is unknown."""
+    return _checked(names, known_kind, "kind", KINDS)
+
+
+def _checked(names: Iterable[str], known, what: str, valid: Iterable[str], hint: str = "") -> list[str]:
+    out = []
+    for name in names:
+        value = known(name)
+        if value is None:
+            raise UnknownValue(f"unknown {what} {name!r}; valid {what}s{hint}: {', '.join(sorted(valid))}")
+        out.append(value)
+    return list(dict.fromkeys(out))
+
+
 @dataclass
 class SearchFilters:
+    """Which spans a search may return. Languages and kinds are checked and normalised on creation (an
+    unknown one raises :class:`UnknownValue`), so a typo never silently matches nothing."""
+
     globs: list[str] = field(default_factory=list)
     languages: list[str] = field(default_factory=list)
     kinds: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.languages = checked_languages(self.languages)
+        self.kinds = checked_kinds(self.kinds)
 
     def accepts(self, span: StoredSpan) -> bool:
         if self.languages and span.language not in self.languages:
