@@ -186,7 +186,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     if args.json:
         render.emit_json(info)
     else:
-        render.status(info)
+        render.status(info, verbose=args.verbose > 0)
     return EXIT_OK
 
 

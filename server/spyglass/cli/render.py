@@ -77,7 +77,7 @@ def index_summary(root: Path, report, status: dict) -> None:
         detail = ", ".join(f"{k} {v}" for k, v in sorted(report.skipped.items(), key=lambda kv: -kv[1]))
         out.print(f"  skipped: {sum(report.skipped.values())} ({detail})")
     if report.syntax_errors:
-        out.print(f"  {report.syntax_errors} files have syntax errors (indexed anyway)")
+        out.print(f"  {have(report.syntax_errors, 'file')} syntax errors (indexed anyway)")
     pct = 100 * status["embedded_fraction"]
     out.print(f"  index: {status['files']} files, {status['spans']} spans, {pct:.1f}% embedded")
     if report.model_reset:
@@ -124,7 +124,24 @@ def span(found) -> None:
         out.print(escape(found.text))
 
 
-def status(info: dict) -> None:
+def plural(n: int, noun: str) -> str:
+    """``1 file``, ``2 files``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def have(n: int, noun: str) -> str:
+    """``1 file has``, ``2 files have``."""
+    return f"{plural(n, noun)} {'has' if n == 1 else 'have'}"
+
+
+def _listed(rows: list[str], total: int) -> None:
+    for row in rows:
+        out.print(f"    {escape(row)}")
+    if total > len(rows):
+        out.print(f"    [dim]… and {total - len(rows)} more[/]")
+
+
+def status(info: dict, verbose: bool = False) -> None:
     out.print(
         f"[bold]{escape(info['root'])}[/]  index {escape(info['index_path'])} ({info['index_bytes'] / 1e6:.1f} MB)"
     )
@@ -134,9 +151,18 @@ def status(info: dict) -> None:
     )
     langs = ", ".join(f"{k} {v}" for k, v in list(info["languages"].items())[:10])
     out.print(f"  languages: {escape(langs) or '-'}")
+    named = info["skipped_total"] or info["files_with_syntax_errors"]
     if info["skipped_total"]:
         detail = ", ".join(f"{k} {v}" for k, v in info["skipped"].items())
         out.print(f"  skipped: {info['skipped_total']} ({escape(detail)})")
+        if verbose:
+            _listed([f"{f['path']}  ({f['reason']})" for f in info["skipped_files"]], info["skipped_total"])
+    if info["files_with_syntax_errors"]:
+        out.print(f"  {have(info['files_with_syntax_errors'], 'file')} syntax errors (indexed anyway)")
+        if verbose:
+            _listed(info["syntax_error_files"], info["files_with_syntax_errors"])
+    if named and not verbose:
+        out.print("  [dim](`spyglass status --verbose` names them)[/]")
     out.print(
         f"  model: {escape(str(info['model']))}"
         + (
