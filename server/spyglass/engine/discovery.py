@@ -2,9 +2,9 @@
 
 :func:`discover` walks the workspace root once (``os.scandir``, pruning skipped directories so that a
 ``node_modules`` with 100k files costs one directory entry) and returns the files to index, sorted by
-path, plus a count of every skip reason and the path skipped for each. :func:`check_path` answers the same question for one path
-(editor and file-watcher events) and applies exactly the same rules, including every ignore file on the
-way down from the root. Counts are per directory entry: a pruned directory counts once, whatever it
+path, plus a count of every skip reason and the path skipped for each. :func:`check_path` answers the same
+question for one path (editor and file-watcher events) and applies exactly the same rules, including every
+ignore file on the way down from the root. Counts are per directory entry: a pruned directory counts once, whatever it
 holds.
 
 This module holds the walk and the precedence of the rules. The skip reasons and the per-name tables
