@@ -89,6 +89,18 @@ def index_summary(root: Path, report, status: dict) -> None:
         err.print("[yellow]interrupted:[/] what was done is saved; run `spyglass index` again to finish.")
 
 
+# what each signal of why.matched means to a person (docs/cli.md)
+SIGNAL_NAMES = {
+    "name": "name",
+    "lexical": "full text",
+    "vector": "meaning (vector)",
+    "file": "file's text",
+    "file_vector": "file's meaning",
+    "path": "path in the query",
+    "title": "query's first line",
+}
+
+
 def search_results(result: dict) -> None:
     hits = result["results"]
     index = result["index"]
@@ -98,12 +110,13 @@ def search_results(result: dict) -> None:
         symbol = h["symbol"] or Path(h["path"]).name
         out.print(
             f"[bold]{i}. {escape(symbol)}[/] [dim]{h['kind']}[/]  "
-            f"[cyan]{escape(h['path'])}:{h['start_line']}[/]  score {h['score']:.2f}"
+            f"[cyan]{escape(h['path'])}:{h['match_line']['number']}[/]  score {h['score']:.2f}"
             + (f"  [dim]+{h['file_matches'] - 1} more in this file[/]" if h.get("file_matches", 1) > 1 else "")
         )
-        for line in h["snippet"].splitlines()[:6]:
-            out.print(f"    [dim]{escape(line[:160])}[/]")
-        out.print(f"    [dim]id {escape(h['id'])}[/]")
+        if why := _why(h["why"]):
+            out.print(f"   [dim]{escape(why)}[/]")
+        _numbered(h["snippet"], h["snippet_start_line"], h["match_line"]["number"])
+        out.print(f"   [dim]id {escape(h['id'])}[/]")
     if result.get("truncated"):
         out.print("[dim]… more results were left out to honour --max-tokens[/]")
     note = f" ({index['note']})" if index.get("note") else ""
@@ -111,6 +124,28 @@ def search_results(result: dict) -> None:
         f"[dim]{index['mode']} search over {index['spans']} spans, "
         f"{100 * index['embedded_fraction']:.0f}% embedded{escape(note)}[/]"
     )
+
+
+def _why(why: dict) -> str:
+    """``matched: name, full text · terms: cart, total`` (either part left out when empty)."""
+    parts = []
+    if why.get("matched"):
+        parts.append("matched: " + ", ".join(SIGNAL_NAMES.get(name, name) for name in why["matched"]))
+    if why.get("terms"):
+        parts.append("terms: " + ", ".join(why["terms"]))
+    return " · ".join(parts)
+
+
+def _numbered(snippet: str, start: int, match: int) -> None:
+    """The snippet with its file line numbers, the matching line marked ``>``."""
+    lines = snippet.split("\n")
+    width = len(str(start + len(lines)))
+    for n, line in enumerate(lines, start):
+        if n == start + len(lines) - 1 and line == "…":  # cut to fit --max-tokens
+            out.print(f"   {'':>{width + 2}} [dim]…[/]")
+            continue
+        mark = "[bold]>[/]" if n == match else " "
+        out.print(f"   {mark} [dim]{n:>{width}} │[/] {escape(line)}")
 
 
 def span(found) -> None:

@@ -103,6 +103,7 @@ class Workspace:
         self.vector_cache = VectorCache(store) if memory_vectors else None
         reranker = CrossEncoderReranker(settings.reranker, settings.threads) if settings.reranker else None
         self.searcher = Searcher(store, self.embedder, self.vector_cache, reranker)
+        self.searcher.read_text = self._current_text  # snippets are numbered as the file is now
         self.buffers: dict[str, str] = {}  # unsaved editor text by path, newer than the disk
 
     # -- opening ---------------------------------------------------------------------------------
