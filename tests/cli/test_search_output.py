@@ -96,3 +96,12 @@ def test_human_output_numbers_the_snippet_holds_the_match_and_says_why(project, 
     first = numbered[0][0]
     def_line = 1 if symbol == "compute_invoice_total" else 20
     assert first == def_line or first > def_line + 5, f"starts inside the signature: {out}"
+
+
+def test_files_ranks_files_and_per_file_caps_results_from_one_file(project, capsys):
+    spans = _search(capsys, "invoice", "--json")["results"]
+    assert [h["path"] for h in spans].count("billing.py") >= 2
+    files = _search(capsys, "invoice", "--files", "--json")["results"]
+    assert [h["path"] for h in files].count("billing.py") == 1 and files[0]["id"] == spans[0]["id"]
+    capped = _search(capsys, "invoice", "--per-file", "1", "--json")["results"]
+    assert [h["id"] for h in capped] == [h["id"] for h in files]

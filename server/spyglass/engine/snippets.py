@@ -9,6 +9,7 @@ the caller reads the file.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -51,15 +52,21 @@ def place_lines(
     if file_lines is not None:
         end = min(end_line, len(file_lines))
         at = start_line
+        where: dict[str, list[int]] | None = None  # line text -> its numbers in the range, built when needed
         for line in own:
             if at <= end and file_lines[at - 1] == line:
                 placed.append((at, line))
                 at += 1
             elif not _is_marker(line):
-                found = next((n for n in range(at, end + 1) if file_lines[n - 1] == line), None)
-                if found is not None:
-                    placed.append((found, line))
-                    at = found + 1
+                if where is None:
+                    where = {}
+                    for n in range(start_line, end + 1):
+                        where.setdefault(file_lines[n - 1], []).append(n)
+                numbers = where.get(line, [])
+                i = bisect.bisect_left(numbers, at)
+                if i < len(numbers):
+                    placed.append((numbers[i], line))
+                    at = numbers[i] + 1
         if 2 * sum(1 for _, line in placed if line.strip()) >= sum(1 for line in own if line.strip()):
             return placed, True
         placed = []
