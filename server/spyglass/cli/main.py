@@ -28,6 +28,7 @@ from ..engine.errors import (
     UnknownValue,
 )
 from ..engine.search import SearchFilters
+from ..engine.spans import KINDS
 from ..engine.workspace import Workspace, find_root
 from . import evaluate, mcpconfig, render
 from .errors import UsageError
@@ -71,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--min-score", type=float, default=None, help="drop results scoring below this (0..1)")
     p.add_argument("--glob", action="append", default=[], help="only paths matching this glob (repeatable)")
     p.add_argument("--language", action="append", default=[], help="only this language, any case (repeatable)")
-    p.add_argument("--kind", action="append", default=[], help="only this span kind (repeatable)")
+    p.add_argument("--kind", action="append", default=[], help=f"only this span kind (repeatable): {', '.join(KINDS)}")
     p.add_argument(
         "--max-tokens", type=int, default=None, help="at most this many tokens (estimated) of results in all"
     )
