@@ -40,6 +40,7 @@ def test_status_json_lists_skipped_and_syntax_error_files(project: Path, capsys)
 
 def test_status_verbose_names_them_and_the_grammar_is_right(project: Path, capsys):
     assert main(["index", "--no-embed", "-q"]) == 0
+    assert "1 file has syntax errors" in capsys.readouterr().out  # the index summary too
     plain = _status(capsys)
     assert "1 file has syntax errors" in plain and "files have" not in plain
     assert "broken.py" not in plain and "--verbose" in plain
