@@ -131,7 +131,8 @@ export interface SearchHit {
     score: number;
     /** The span's most relevant lines. */
     snippet: string;
-    why: { signals: Record<string, number>; terms: string[] };
+    /** `matched`: the signals that made the score, strongest first. */
+    why: { signals: Record<string, number>; matched?: string[]; terms: string[] };
     fileMatches: number;
 }
 

@@ -57,6 +57,8 @@ def test_index_search_and_incremental_updates_with_the_model(polyglot: Path):
             "language",
             "score",
             "snippet",
+            "snippet_start_line",
+            "match_line",
             "why",
             "file_matches",
         }

@@ -25,8 +25,10 @@ from ..engine.errors import (
     IndexUnusable,
     OutsideWorkspace,
     SpyglassError,
+    UnknownValue,
 )
 from ..engine.search import SearchFilters
+from ..engine.spans import KINDS
 from ..engine.workspace import Workspace, find_root
 from . import evaluate, mcpconfig, render
 from .errors import UsageError
@@ -69,8 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-k", type=int, default=10, help="at most this many results (default 10)")
     p.add_argument("--min-score", type=float, default=None, help="drop results scoring below this (0..1)")
     p.add_argument("--glob", action="append", default=[], help="only paths matching this glob (repeatable)")
-    p.add_argument("--language", action="append", default=[], help="only this language (repeatable)")
-    p.add_argument("--kind", action="append", default=[], help="only this span kind (repeatable)")
+    p.add_argument("--language", action="append", default=[], help="only this language, any case (repeatable)")
+    p.add_argument("--kind", action="append", default=[], help=f"only this span kind (repeatable): {', '.join(KINDS)}")
     p.add_argument(
         "--max-tokens", type=int, default=None, help="at most this many tokens (estimated) of results in all"
     )
@@ -185,7 +187,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     if args.json:
         render.emit_json(info)
     else:
-        render.status(info)
+        render.status(info, verbose=args.verbose > 0)
     return EXIT_OK
 
 
@@ -223,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     _setup_logging(getattr(args, "verbose", 0))
     try:
         return COMMANDS[args.command](args)
-    except UsageError as e:
+    except (UsageError, UnknownValue) as e:
         render.error(str(e))
         return EXIT_USAGE
     except IndexMissing as e:

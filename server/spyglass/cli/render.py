@@ -77,7 +77,7 @@ def index_summary(root: Path, report, status: dict) -> None:
         detail = ", ".join(f"{k} {v}" for k, v in sorted(report.skipped.items(), key=lambda kv: -kv[1]))
         out.print(f"  skipped: {sum(report.skipped.values())} ({detail})")
     if report.syntax_errors:
-        out.print(f"  {report.syntax_errors} files have syntax errors (indexed anyway)")
+        out.print(f"  {have(report.syntax_errors, 'file')} syntax errors (indexed anyway)")
     pct = 100 * status["embedded_fraction"]
     out.print(f"  index: {status['files']} files, {status['spans']} spans, {pct:.1f}% embedded")
     if report.model_reset:
@@ -89,6 +89,18 @@ def index_summary(root: Path, report, status: dict) -> None:
         err.print("[yellow]interrupted:[/] what was done is saved; run `spyglass index` again to finish.")
 
 
+# what each signal of why.matched means to a person (docs/cli.md)
+SIGNAL_NAMES = {
+    "name": "name",
+    "lexical": "full text",
+    "vector": "meaning (vector)",
+    "file": "file's text",
+    "file_vector": "file's meaning",
+    "path": "path in the query",
+    "title": "query's first line",
+}
+
+
 def search_results(result: dict) -> None:
     hits = result["results"]
     index = result["index"]
@@ -98,12 +110,13 @@ def search_results(result: dict) -> None:
         symbol = h["symbol"] or Path(h["path"]).name
         out.print(
             f"[bold]{i}. {escape(symbol)}[/] [dim]{h['kind']}[/]  "
-            f"[cyan]{escape(h['path'])}:{h['start_line']}[/]  score {h['score']:.2f}"
+            f"[cyan]{escape(h['path'])}:{h['match_line']['number']}[/]  score {h['score']:.2f}"
             + (f"  [dim]+{h['file_matches'] - 1} more in this file[/]" if h.get("file_matches", 1) > 1 else "")
         )
-        for line in h["snippet"].splitlines()[:6]:
-            out.print(f"    [dim]{escape(line[:160])}[/]")
-        out.print(f"    [dim]id {escape(h['id'])}[/]")
+        if why := _why(h["why"]):
+            out.print(f"   [dim]{escape(why)}[/]")
+        _numbered(h["snippet"], h["snippet_start_line"], h["match_line"]["number"])
+        out.print(f"   [dim]id {escape(h['id'])}[/]")
     if result.get("truncated"):
         out.print("[dim]… more results were left out to honour --max-tokens[/]")
     note = f" ({index['note']})" if index.get("note") else ""
@@ -111,6 +124,28 @@ def search_results(result: dict) -> None:
         f"[dim]{index['mode']} search over {index['spans']} spans, "
         f"{100 * index['embedded_fraction']:.0f}% embedded{escape(note)}[/]"
     )
+
+
+def _why(why: dict) -> str:
+    """``matched: name, full text · terms: cart, total`` (either part left out when empty)."""
+    parts = []
+    if why.get("matched"):
+        parts.append("matched: " + ", ".join(SIGNAL_NAMES.get(name, name) for name in why["matched"]))
+    if why.get("terms"):
+        parts.append("terms: " + ", ".join(why["terms"]))
+    return " · ".join(parts)
+
+
+def _numbered(snippet: str, start: int, match: int) -> None:
+    """The snippet with its file line numbers, the matching line marked ``>``."""
+    lines = snippet.split("\n")
+    width = len(str(start + len(lines)))
+    for n, line in enumerate(lines, start):
+        if n == start + len(lines) - 1 and line == "…":  # cut to fit --max-tokens
+            out.print(f"   {'':>{width + 2}} [dim]…[/]")
+            continue
+        mark = "[bold]>[/]" if n == match else " "
+        out.print(f"   {mark} [dim]{n:>{width}} │[/] {escape(line)}")
 
 
 def span(found) -> None:
@@ -124,7 +159,24 @@ def span(found) -> None:
         out.print(escape(found.text))
 
 
-def status(info: dict) -> None:
+def plural(n: int, noun: str) -> str:
+    """``1 file``, ``2 files``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def have(n: int, noun: str) -> str:
+    """``1 file has``, ``2 files have``."""
+    return f"{plural(n, noun)} {'has' if n == 1 else 'have'}"
+
+
+def _listed(rows: list[str], total: int) -> None:
+    for row in rows:
+        out.print(f"    {escape(row)}")
+    if total > len(rows):
+        out.print(f"    [dim]… and {total - len(rows)} more[/]")
+
+
+def status(info: dict, verbose: bool = False) -> None:
     out.print(
         f"[bold]{escape(info['root'])}[/]  index {escape(info['index_path'])} ({info['index_bytes'] / 1e6:.1f} MB)"
     )
@@ -134,9 +186,18 @@ def status(info: dict) -> None:
     )
     langs = ", ".join(f"{k} {v}" for k, v in list(info["languages"].items())[:10])
     out.print(f"  languages: {escape(langs) or '-'}")
+    named = info["skipped_total"] or info["files_with_syntax_errors"]
     if info["skipped_total"]:
         detail = ", ".join(f"{k} {v}" for k, v in info["skipped"].items())
         out.print(f"  skipped: {info['skipped_total']} ({escape(detail)})")
+        if verbose:
+            _listed([f"{f['path']}  ({f['reason']})" for f in info["skipped_files"]], info["skipped_total"])
+    if info["files_with_syntax_errors"]:
+        out.print(f"  {have(info['files_with_syntax_errors'], 'file')} syntax errors (indexed anyway)")
+        if verbose:
+            _listed(info["syntax_error_files"], info["files_with_syntax_errors"])
+    if named and not verbose:
+        out.print("  [dim](`spyglass status --verbose` names them)[/]")
     out.print(
         f"  model: {escape(str(info['model']))}"
         + (

@@ -2,9 +2,9 @@
 
 :func:`discover` walks the workspace root once (``os.scandir``, pruning skipped directories so that a
 ``node_modules`` with 100k files costs one directory entry) and returns the files to index, sorted by
-path, plus a count of every skip reason. :func:`check_path` answers the same question for one path
-(editor and file-watcher events) and applies exactly the same rules, including every ignore file on the
-way down from the root. Counts are per directory entry: a pruned directory counts once, whatever it
+path, plus a count of every skip reason and the path skipped for each. :func:`check_path` answers the same
+question for one path (editor and file-watcher events) and applies exactly the same rules, including every
+ignore file on the way down from the root. Counts are per directory entry: a pruned directory counts once, whatever it
 holds.
 
 This module holds the walk and the precedence of the rules. The skip reasons and the per-name tables
@@ -116,10 +116,12 @@ class FileEntry:
 
 @dataclass
 class Discovery:
-    """The result of a walk: files to index, sorted by path, and skip reason -> count."""
+    """The result of a walk: files to index, sorted by path, skip reason -> count, and what was skipped."""
 
     files: list[FileEntry] = field(default_factory=list)
     skipped: collections.Counter[str] = field(default_factory=collections.Counter)
+    # (root-relative path, reason) of every counted skip, sorted by path; a pruned folder is one entry
+    skipped_paths: list[tuple[str, str]] = field(default_factory=list)
 
 
 def discover(root: Path, settings: Settings) -> Discovery:
@@ -129,7 +131,12 @@ def discover(root: Path, settings: Settings) -> Discovery:
     """
     rules = _Rules(root, settings)
     files: list[FileEntry] = []
-    skipped: collections.Counter[str] = collections.Counter()
+    found = Discovery()
+
+    def skip(path: str, reason: str) -> None:
+        found.skipped[reason] += 1
+        found.skipped_paths.append((path or ".", reason))
+
     stack: list[tuple[_Dir | None, _Child]] = [(None, rules.root_child())]
     while stack:
         parent, child = stack.pop()
@@ -141,11 +148,11 @@ def discover(root: Path, settings: Settings) -> Discovery:
                 raise
             continue  # deleted during the walk
         except OSError:  # PermissionError and friends
-            skipped[UNREADABLE] += 1
+            skip(child.prefix.rstrip("/"), UNREADABLE)
             continue
         d = rules.enter(parent, child, {e.name for e in entries})
         if isinstance(d, str):
-            skipped[d] += 1
+            skip(child.prefix.rstrip("/"), d)
             continue
         for e in entries:
             try:
@@ -153,7 +160,7 @@ def discover(root: Path, settings: Settings) -> Discovery:
                 is_dir = not is_link and e.is_dir(follow_symlinks=False)
                 is_reg = not is_link and not is_dir and e.is_file(follow_symlinks=False)
             except OSError:
-                skipped[UNREADABLE] += 1
+                skip(d.prefix + e.name, UNREADABLE)
                 continue
             res = rules.judge(d, e.name, e.path, is_link, is_dir, is_reg, e)
             if isinstance(res, FileEntry):
@@ -161,9 +168,11 @@ def discover(root: Path, settings: Settings) -> Discovery:
             elif isinstance(res, _Child):
                 stack.append((d, res))
             elif res != MISSING:
-                skipped[res] += 1
+                skip(d.prefix + e.name, res)
     files.sort(key=lambda f: f.path)
-    return Discovery(files, skipped)
+    found.files = files
+    found.skipped_paths.sort()
+    return found
 
 
 def check_path(root: Path, rel_path: str, settings: Settings) -> str | None:

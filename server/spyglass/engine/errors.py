@@ -33,3 +33,8 @@ class ModelLoadError(SpyglassError):
 
 class OutsideWorkspace(SpyglassError):
     """A path points outside the workspace root."""
+
+
+class UnknownValue(SpyglassError, ValueError):
+    """An argument names a language, span kind or other value that does not exist; the message lists the
+    valid ones."""

@@ -52,6 +52,19 @@ def fuse(
     raise ValueError(f"unknown fusion method {method!r} (use 'blend' or 'rrf')")
 
 
+MATCHED_SHARE = 0.1  # a signal counts as matched when it adds at least this share of the strongest one
+
+
+def matched_signals(signals: Mapping[str, float], weights: Mapping[str, float]) -> list[str]:
+    """The signals that made a candidate's score, strongest contribution (weight x value) first: those
+    adding at least ``MATCHED_SHARE`` of the strongest one's. What a result says it matched on."""
+    adds = {name: weights.get(name, 0.0) * value for name, value in signals.items()}
+    top = max(adds.values(), default=0.0)
+    if top <= 0:
+        return []
+    return [name for name, add in sorted(adds.items(), key=lambda kv: (-kv[1], kv[0])) if add >= MATCHED_SHARE * top]
+
+
 def scale_similarities(sims: Sequence[float], how: str = "cosine") -> list[float]:
     """The vector signal of the nearest spans (cosine similarities, best first): ``cosine`` as they are,
     ``relative`` to the best, or ``spread`` between the worst candidate (0) and the best (1). The cosine

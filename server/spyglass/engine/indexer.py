@@ -37,6 +37,7 @@ ProgressFn = Callable[[str, int, int], None]
 FILES_PER_TRANSACTION = 64
 BATCHES_PER_WRITE = 8  # vectors are written after this many model batches
 CACHE_KEEP_UNUSED = 50_000
+SKIPPED_PATHS_KEPT = 2000  # paths skipped by discovery's rules kept for status (the counts are all kept)
 
 
 @dataclass
@@ -161,6 +162,7 @@ class Indexer:
                     self._index_entry(entry, report)
             progress("parse", min(start + FILES_PER_TRANSACTION, len(todo)), len(todo))
         self.store.set_meta("skipped_by_rules", json.dumps(dict(found.skipped), sort_keys=True))
+        self.store.set_meta("skipped_paths_by_rules", json.dumps(found.skipped_paths[:SKIPPED_PATHS_KEPT]))
         self.store.set_meta("last_sync", str(time.time()))
         report.seconds["parse"] = time.perf_counter() - t1
 

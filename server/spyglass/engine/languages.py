@@ -293,6 +293,20 @@ def canonical_language(name: str) -> str:
     return ALIASES.get(key, key)
 
 
+# Every language a span can be labelled with ("text" for files of no known kind): the vocabulary of the
+# language filters of every front end.
+LANGUAGES: frozenset[str] = frozenset(
+    {*GRAMMARS, *EXTENSIONS.values(), *FILENAMES.values(), *INTERPRETERS.values(), "text"}
+)
+
+
+def known_language(name: str) -> str | None:
+    """The registry's name for ``name`` in any case or alias ("Python", "py" -> "python"), or None if no
+    file can have that language."""
+    language = canonical_language(name)
+    return language if language in LANGUAGES else None
+
+
 def language_for(rel_path: str, data: bytes | None = None) -> str | None:
     """The language of a file by its name, refined by its content when given: a ``#!`` line names
     the language of an extensionless script, and a C++-looking ``.h`` file is C++."""

@@ -10,18 +10,22 @@ from __future__ import annotations
 import fnmatch
 import logging
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from .embedding import Embedder
-from .errors import ModelLoadError
+from .errors import ModelLoadError, UnknownValue
 from .filerules import is_side_path, is_test_path
-from .fusion import fuse, prior, prior_for_tests, scale_similarities
-from .languages import is_code
+from .fusion import fuse, matched_signals, prior, prior_for_tests, scale_similarities
+from .languages import LANGUAGES, is_code, known_language
+from .parsing import split_lines
 from .query import ParsedQuery, parse_query, query_chunks
 from .rerank import Reranker, rerank
-from .shaping import best_lines, confident, diverse, fit_budget
+from .shaping import confident, diverse, fit_budget
+from .snippets import Snippet, shorten, snippet_of
+from .spans import KINDS, known_kind
 from .store import Store, StoredSpan
 from .textnorm import words
 from .vectors import VectorCache, best_mean_by_key
@@ -85,11 +89,40 @@ VECTOR_SCALE = "cosine"  # or "relative" (to the best) or "spread" (min-max over
 FUSION = "blend"  # or "rrf" (fusion.py; compared in docs/quality.md)
 
 
+def checked_languages(names: Iterable[str]) -> list[str]:
+    """``names`` as the registry spells them ("Python", "py" -> "python"); raises :class:`UnknownValue`
+    listing the valid languages if one is unknown."""
+    return _checked(names, known_language, "language", LANGUAGES, " (any case; aliases such as py, ts work too)")
+
+
+def checked_kinds(names: Iterable[str]) -> list[str]:
+    """``names`` as span kinds in any case ("Function" -> "function"); raises :class:`UnknownValue` listing
+    the valid kinds if one is unknown."""
+    return _checked(names, known_kind, "kind", KINDS)
+
+
+def _checked(names: Iterable[str], known, what: str, valid: Iterable[str], hint: str = "") -> list[str]:
+    out = []
+    for name in names:
+        value = known(name)
+        if value is None:
+            raise UnknownValue(f"unknown {what} {name!r}; valid {what}s{hint}: {', '.join(sorted(valid))}")
+        out.append(value)
+    return list(dict.fromkeys(out))
+
+
 @dataclass
 class SearchFilters:
+    """Which spans a search may return. Languages and kinds are checked and normalised on creation (an
+    unknown one raises :class:`UnknownValue`), so a typo never silently matches nothing."""
+
     globs: list[str] = field(default_factory=list)
     languages: list[str] = field(default_factory=list)
     kinds: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.languages = checked_languages(self.languages)
+        self.kinds = checked_kinds(self.kinds)
 
     def accepts(self, span: StoredSpan) -> bool:
         if self.languages and span.language not in self.languages:
@@ -113,9 +146,19 @@ class SearchHit:
     symbol: str
     language: str
     score: float
-    snippet: str
-    why: dict
+    snippet: str  # consecutive lines of the file holding the matching line (snippets.py)
+    snippet_start_line: int  # the file line ``snippet`` starts at
+    match_line: dict  # {"number": n, "text": ...}: the line that matched best
+    why: dict  # "signals": each signal's value, "matched": the ones that made the score, "terms": words found
     file_matches: int = 1  # spans of this file that passed the confidence cut (>1: more to read there)
+
+    def shortened(self, max_lines: int) -> SearchHit:
+        """This hit with its snippet cut to ``max_lines`` lines that keep the matching line (for a budget)."""
+        cut = shorten(
+            Snippet(self.snippet, self.snippet_start_line, self.match_line["number"], self.match_line["text"]),
+            max_lines,
+        )
+        return replace(self, snippet=cut.text, snippet_start_line=cut.start_line)
 
 
 @dataclass
@@ -218,6 +261,8 @@ class Searcher:
         self.reranker = reranker
         # False: while the model is still loading, answer from the lexical signals instead of waiting
         self.wait_for_model = True
+        # a file's current text by path (unsaved editor text included), to number snippets; None: the index's
+        self.read_text: Callable[[str], str | None] | None = None
 
     def _query_vectors(self, q: ParsedQuery, profile: Profile) -> tuple[dict[str, np.ndarray], str | None]:
         """The query's vectors by signal: ``vector`` (one row, or one per chunk of a long query) and, if the
@@ -318,10 +363,15 @@ class Searcher:
         if cut:
             scored = diverse(scored, key=lambda t: t[1].path, per_key=per_file, limit=k)
         terms = set(q.terms)
-        hits = [self._hit(span, score, signals[span.rowid], terms, matches[span.path]) for score, span in scored[:k]]
+        weights = profile.weights if vectors else profile.lexical_weights
+        files: dict[str, list[str] | None] = {}
+        hits = [
+            self._hit(span, score, signals[span.rowid], weights, terms, matches[span.path], files)
+            for score, span in scored[:k]
+        ]
         truncated = False
         if max_tokens is not None:
-            hits, truncated = fit_budget(hits, max_tokens, terms)
+            hits, truncated = fit_budget(hits, max_tokens, terms, shorten=SearchHit.shortened)
         mode = "hybrid" if vectors else "lexical"
         return SearchOutcome(hits=hits, mode=mode, note=note, truncated=truncated)
 
@@ -410,9 +460,33 @@ class Searcher:
         sims = (mat @ np.atleast_2d(np.asarray(vector, dtype=np.float32)).T).max(axis=1) if len(ids) else []
         return best_mean_by_key([owners[int(i)] for i in ids], sims, FILE_VECTOR_SPANS)
 
-    @staticmethod
-    def _hit(span: StoredSpan, score: float, sig: dict[str, float], terms: set[str], file_matches: int) -> SearchHit:
+    def _file_lines(self, path: str, files: dict[str, list[str] | None]) -> list[str] | None:
+        if path not in files:
+            text = self.read_text(path) if self.read_text is not None else None
+            files[path] = split_lines(text) if text is not None else None
+        return files[path]
+
+    def _hit(
+        self,
+        span: StoredSpan,
+        score: float,
+        sig: dict[str, float],
+        weights: dict[str, float],
+        terms: set[str],
+        file_matches: int,
+        files: dict[str, list[str] | None],
+    ) -> SearchHit:
         matched = sorted({w for w in words(span.text + " " + span.qualname) if w in terms})[:12]
+        snippet = snippet_of(
+            span.text,
+            span.start_line,
+            span.end_line,
+            self._file_lines(span.path, files),
+            terms=terms,
+            name=span.name,
+            signature=span.signature,
+            max_lines=SNIPPET_LINES,
+        )
         return SearchHit(
             id=span.span_id,
             path=span.path,
@@ -422,7 +496,13 @@ class Searcher:
             symbol=span.qualname,
             language=span.language,
             score=round(score, 4),
-            snippet=best_lines(span.text, terms, SNIPPET_LINES),
-            why={"signals": {name: round(v, 4) for name, v in sig.items()}, "terms": matched},
+            snippet=snippet.text,
+            snippet_start_line=snippet.start_line,
+            match_line={"number": snippet.match_line, "text": snippet.match_text},
+            why={
+                "signals": {name: round(v, 4) for name, v in sig.items()},
+                "matched": matched_signals(sig, weights),
+                "terms": matched,
+            },
             file_matches=file_matches,
         )

@@ -10,12 +10,13 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol, TypeVar
 
+from .snippets import ELLIPSIS, LINE_CHARS, cut_line
 from .textnorm import words
+
+__all__ = ["ELLIPSIS", "LINE_CHARS", "best_lines", "confident", "cost", "diverse", "fit_budget", "tokens_of"]
 
 CHARS_PER_TOKEN = 4  # the usual rough figure for LLM tokenizers on code and English
 HIT_OVERHEAD_CHARS = 60  # what a result costs besides path, symbol and snippet (id, lines, kind, score)
-LINE_CHARS = 240  # a longer line (minified code, data) is cut with a marker
-ELLIPSIS = "…"
 
 T = TypeVar("T")
 
@@ -60,10 +61,6 @@ def diverse(items: Iterable[T], key: Callable[[T], str], per_key: int, limit: in
     return out
 
 
-def _cut_line(line: str) -> str:
-    return line if len(line) <= LINE_CHARS else line[: LINE_CHARS - 1] + ELLIPSIS
-
-
 def best_lines(text: str, terms: set[str], max_lines: int) -> str:
     """The ``max_lines`` consecutive lines of ``text`` with the most query terms (the first such window),
     blank edges trimmed and overlong lines cut."""
@@ -78,7 +75,7 @@ def best_lines(text: str, terms: set[str], max_lines: int) -> str:
             if window > best:
                 best, best_at = window, i
         lines = lines[best_at : best_at + max_lines]
-    return "\n".join(_cut_line(line) for line in lines).strip("\n")
+    return "\n".join(cut_line(line) for line in lines).strip("\n")
 
 
 class Sized(Protocol):
@@ -95,10 +92,12 @@ def cost(hit: Sized) -> int:
     return tokens_of(len(hit.path) + len(hit.symbol) + len(hit.snippet) + HIT_OVERHEAD_CHARS)
 
 
-def fit_budget(hits: Sequence[S], max_tokens: int, terms: set[str]) -> tuple[list[S], bool]:
+def fit_budget(
+    hits: Sequence[S], max_tokens: int, terms: set[str], shorten: Callable[[S, int], S] | None = None
+) -> tuple[list[S], bool]:
     """As many results as fit in ``max_tokens``, best first; the last one's snippet is shortened to its most
-    relevant lines if that lets it fit. Returns the results and whether anything was left out or cut.
-    The budget is never exceeded."""
+    relevant lines (``shorten(hit, n)``: to n lines, ending in a line ``…``) if that lets it fit. Returns the
+    results and whether anything was left out or cut. The budget is never exceeded."""
     out: list[S] = []
     used = 0
     for hit in hits:
@@ -109,7 +108,10 @@ def fit_budget(hits: Sequence[S], max_tokens: int, terms: set[str]) -> tuple[lis
             continue
         lines = hit.snippet.splitlines()
         for n in range(len(lines) - 1, 0, -1):
-            shorter = dataclasses.replace(hit, snippet=best_lines(hit.snippet, terms, n) + "\n" + ELLIPSIS)
+            if shorten is not None:
+                shorter = shorten(hit, n)
+            else:
+                shorter = dataclasses.replace(hit, snippet=best_lines(hit.snippet, terms, n) + "\n" + ELLIPSIS)
             if cost(shorter) <= room:
                 out.append(shorter)
                 break

@@ -29,6 +29,13 @@ KINDS = (
     "window",
 )
 
+
+def known_kind(name: str) -> str | None:
+    """``name`` as one of :data:`KINDS` in any case ("Function" -> "function"), or None if it is none."""
+    kind = name.strip().lower()
+    return kind if kind in KINDS else None
+
+
 HASH_CHARS = 10
 _ID_RE = re.compile(rf"^(?P<path>.+):(?P<start>\d+)-(?P<end>\d+)#(?P<hash>[0-9a-f]{{{HASH_CHARS}}})$")
 

@@ -596,7 +596,6 @@ class Store:
         """Slower figures for status reports."""
         c = self.con
         return {
-            "files_with_syntax_errors": c.execute("SELECT COUNT(*) FROM files WHERE parse_errors > 0").fetchone()[0],
             "cached_vectors": c.execute("SELECT COUNT(*) FROM embedding_cache").fetchone()[0],
         }
 
@@ -605,6 +604,17 @@ class Store:
             "SELECT skip_reason, COUNT(*) FROM files WHERE skip_reason IS NOT NULL GROUP BY skip_reason"
         )
         return dict(rows)
+
+    def skipped_files(self) -> list[tuple[str, str]]:
+        """(path, reason) of the files the indexer skipped after reading them (too large, binary,
+        unreadable), by path."""
+        rows = self.con.execute("SELECT path, skip_reason FROM files WHERE skip_reason IS NOT NULL ORDER BY path")
+        return [(path, reason) for path, reason in rows]
+
+    def files_with_syntax_errors(self) -> list[str]:
+        """Paths of indexed files whose parse met syntax errors (indexed anyway), in order."""
+        rows = self.con.execute("SELECT path FROM files WHERE parse_errors > 0 ORDER BY path")
+        return [path for (path,) in rows]
 
     def languages(self) -> dict[str, int]:
         rows = self.con.execute(

@@ -103,6 +103,7 @@ class Workspace:
         self.vector_cache = VectorCache(store) if memory_vectors else None
         reranker = CrossEncoderReranker(settings.reranker, settings.threads) if settings.reranker else None
         self.searcher = Searcher(store, self.embedder, self.vector_cache, reranker)
+        self.searcher.read_text = self._current_text  # snippets are numbered as the file is now
         self.buffers: dict[str, str] = {}  # unsaved editor text by path, newer than the disk
 
     # -- opening ---------------------------------------------------------------------------------
@@ -385,6 +386,9 @@ class Workspace:
         skipped = json.loads(self.store.get_meta("skipped_by_rules", "{}") or "{}")
         for reason, n in self.store.skipped_counts().items():
             skipped[reason] = skipped.get(reason, 0) + n
+        by_rules = json.loads(self.store.get_meta("skipped_paths_by_rules", "[]") or "[]")
+        skipped_files = sorted([*map(tuple, by_rules), *self.store.skipped_files()])
+        syntax_errors = self.store.files_with_syntax_errors()
         info.update(
             root=str(self.root),
             index_path=str(self.db_path),
@@ -397,7 +401,9 @@ class Workspace:
             languages=self.store.languages(),
             skipped=dict(sorted(skipped.items())),
             skipped_total=sum(skipped.values()),
-            files_with_syntax_errors=counts["files_with_syntax_errors"],
+            skipped_files=[{"path": path, "reason": reason} for path, reason in skipped_files],
+            files_with_syntax_errors=len(syntax_errors),
+            syntax_error_files=syntax_errors,
             cached_vectors=counts["cached_vectors"],
             configured_model=self.embedder.model_id if self.embedder else None,
             writer=self.lock.holder(),

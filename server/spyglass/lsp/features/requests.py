@@ -19,7 +19,7 @@ from pydantic.alias_generators import to_camel
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import to_fs_path
 
-from ...engine.errors import OutsideWorkspace, SpyglassError
+from ...engine.errors import OutsideWorkspace, SpyglassError, UnknownValue
 from ...engine.search import SearchFilters
 from ...engine.spans import parse_span_id
 from ..convert import hit_json, range_json, span_json, uri_of
@@ -98,7 +98,10 @@ def _path_of(text: str) -> str:
 
 # -- handlers' bodies (run on worker threads) ---------------------------------------------------------
 def search(ls: SpyglassServer, p: SearchParams) -> dict:
-    filters = SearchFilters(globs=p.filters.globs, languages=p.filters.languages, kinds=p.filters.kinds)
+    try:
+        filters = SearchFilters(globs=p.filters.globs, languages=p.filters.languages, kinds=p.filters.kinds)
+    except UnknownValue as e:
+        raise JsonRpcInvalidParams(str(e)) from None
     results: list[dict] = []
     folders = []
     truncated = False

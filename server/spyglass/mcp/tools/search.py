@@ -10,14 +10,15 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from ...engine.search import SearchFilters
+from ...engine.errors import UnknownValue
+from ...engine.search import SearchFilters, checked_kinds
+from ...engine.spans import KINDS
 from .. import render
 from ..models import Definition, IndexState, SearchOutput, SearchResult, SymbolOutput, Why
 from ..session import Session
 from ._common import MAX_TOKENS_DEFAULT, MAX_TOKENS_LIMIT, READ_ONLY, answer
 
 K_LIMIT = 50
-KINDS = ("function", "method", "class", "interface", "struct", "enum", "type", "module", "section", "window")
 
 SEARCH_DESCRIPTION = " ".join(
     [
@@ -49,7 +50,7 @@ def register(server: MCPServer, session: Session) -> None:
             list[str] | None, Field(description='Only paths matching these globs, e.g. "src/**/*.py".')
         ] = None,
         languages: Annotated[
-            list[str] | None, Field(description='Only these languages, e.g. ["python", "go"].')
+            list[str] | None, Field(description='Only these languages (any case), e.g. ["python", "go"].')
         ] = None,
         kinds: Annotated[list[str] | None, Field(description=f"Only these span kinds: {', '.join(KINDS)}.")] = None,
         max_tokens: Annotated[
@@ -57,15 +58,15 @@ def register(server: MCPServer, session: Session) -> None:
         ] = MAX_TOKENS_DEFAULT,
     ) -> Annotated[CallToolResult, SearchOutput]:
         started = time.perf_counter()
-        bad = sorted(set(kinds or ()) - set(KINDS))
-        if bad:
-            raise ToolError(f"unknown kind(s) {', '.join(bad)}; use {', '.join(KINDS)}")
         scope = list(globs or [])
         for p in paths or []:
             rel = session.rel(p)
             scope += [rel] if (session.root / rel).is_file() else [f"{rel}/*" if rel != "." else "*"]
+        try:
+            filters = SearchFilters(globs=scope, languages=list(languages or []), kinds=list(kinds or []))
+        except UnknownValue as e:
+            raise ToolError(str(e)) from None
         session.require_index()
-        filters = SearchFilters(globs=scope, languages=list(languages or []), kinds=list(kinds or []))
         found = session.call(
             "search_code", session.ws.search, query, k=k, filters=filters, min_score=min_score, max_tokens=max_tokens
         )
@@ -117,8 +118,11 @@ def register(server: MCPServer, session: Session) -> None:
         kind: Annotated[str | None, Field(description=f"Only this kind: {', '.join(KINDS)}.")] = None,
         k: Annotated[int, Field(ge=1, le=K_LIMIT, description=f"Most results (1-{K_LIMIT}).")] = 10,
     ) -> Annotated[CallToolResult, SymbolOutput]:
-        if kind is not None and kind not in KINDS:
-            raise ToolError(f"unknown kind {kind!r}; use one of {', '.join(KINDS)}")
+        if kind is not None:
+            try:
+                kind = checked_kinds([kind])[0]
+            except UnknownValue as e:
+                raise ToolError(str(e)) from None
         session.require_index()
         found = session.call("find_symbol", session.ws.symbols, name, k=K_LIMIT if kind else k, semantic=False)
         results = [definition(session, d) for d in found if kind is None or d["kind"] == kind][:k]
