@@ -12,14 +12,18 @@ import shutil
 import subprocess
 import threading
 import time
+import uuid
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import apsw
+
 from .context import line_context
 from .discovery import discover
 from .embedding import Embedder
-from .errors import IndexCorrupt, OutsideWorkspace
+from .errors import IndexCorrupt, IndexLocked, OutsideWorkspace, SpyglassError
 from .indexer import Indexer, IndexReport, ProgressFn
 from .lock import WriterLock
 from .parsing import parse_spans, split_lines
@@ -104,6 +108,9 @@ class Workspace:
         reranker = CrossEncoderReranker(settings.reranker, settings.threads) if settings.reranker else None
         self.searcher = Searcher(store, self.embedder, self.vector_cache, reranker)
         self.buffers: dict[str, str] = {}  # unsaved editor text by path, newer than the disk
+        # tags the buffers this open writes into the index: they are this session's, and the disk's text
+        # comes back when it ends (close(); or, if the process died, whoever takes the writer lock next)
+        self.session = uuid.uuid4().hex
 
     # -- opening ---------------------------------------------------------------------------------
     @classmethod
@@ -143,7 +150,10 @@ class Workspace:
             log.warning("%s", msg)
             warnings.append(msg)
             store = Store(db_path)
-        return cls(root, settings, db_path, store, warnings, memory_vectors)
+        ws = cls(root, settings, db_path, store, warnings, memory_vectors)
+        if not writer:
+            ws._restore_ended_sessions_as_reader()
+        return ws
 
     @staticmethod
     def default_db(root: Path, settings: Settings) -> Path:
@@ -159,6 +169,13 @@ class Workspace:
             ignore.write_text("*\n", encoding="utf-8")
 
     def close(self) -> None:
+        """Give this session's unsaved buffers back to the disk, release the writer lock and close."""
+        if self.lock.held:
+            try:
+                self._restore_buffers(self.store, lambda session: session == self.session)
+            except (SpyglassError, OSError, apsw.Error) as e:  # the next writer restores them instead
+                log.warning("could not restore the disk's text of open buffers: %s", e)
+        self.buffers.clear()
         self.lock.release()
         self.store.close()
 
@@ -182,8 +199,46 @@ class Workspace:
         return Indexer(self.root, self.store, self.settings, self.embedder)
 
     def acquire_writer(self, timeout: float = 0.0, on_wait=None) -> None:
+        """Take the writer lock; the first thing a new writer does is put back the disk's text of buffers
+        whose session has ended (only a lock holder writes buffers, so any but ours are from the past)."""
         if not self.lock.held:
             self.lock.acquire(timeout, on_wait)
+            self._restore_buffers(self.store, lambda session: session != self.session)
+
+    def _restore_ended_sessions_as_reader(self) -> None:
+        """A reader (``spyglass search``) finding buffers of an ended session restores them itself when
+        nobody holds the writer lock; a holder that is alive restored them when it took the lock."""
+        if not self.store.open_buffers():
+            return
+        try:
+            self.lock.acquire()
+        except (IndexLocked, OSError):
+            return
+        try:
+            store = Store(self.db_path, create=False)
+            try:
+                self._restore_buffers(store, lambda _session: True)
+            finally:
+                store.close()
+        except (SpyglassError, OSError, apsw.Error) as e:  # a read-only index folder, say: search anyway
+            log.warning("could not restore the disk's text of files an ended editor session had open: %s", e)
+        finally:
+            self.lock.release()
+
+    def _restore_buffers(self, store: Store, whose: Callable[[str], bool]) -> list[str]:
+        """Re-index from the disk every file holding the unsaved buffer of a session ``whose`` accepts."""
+        paths = sorted(p for p, session in store.open_buffers().items() if whose(session))
+        indexer = Indexer(self.root, store, self.settings, None)
+        for rel in paths:
+            self.buffers.pop(rel, None)
+            try:
+                indexer.update_path(rel, embed=False)
+            except OSError as e:  # unreadable now: better no text than text that is in no file
+                log.warning("cannot read %s to restore it: %s", rel, e)
+                store.delete_file(rel)
+        if paths:
+            log.info("restored the disk's text of %d file(s) an editor had open: %s", len(paths), ", ".join(paths))
+        return paths
 
     def index(
         self,
@@ -198,7 +253,7 @@ class Workspace:
         self.acquire_writer(wait, on_wait)
         report = self._indexer().sync(progress, cancel, embed=embed)
         for rel, text in list(self.buffers.items()):  # the disk must not win over unsaved editor text
-            self._indexer().update_path(rel, text, embed=False)
+            self._indexer().update_path(rel, text, embed=False, session=self.session)
         return report
 
     def update_file(
@@ -212,7 +267,7 @@ class Workspace:
         else:
             self.buffers[rel] = text
         self.acquire_writer()
-        return self._indexer().update_path(rel, text, embed=embed, old_tree=old_tree)
+        return self._indexer().update_path(rel, text, embed=embed, old_tree=old_tree, session=self.session)
 
     def embed_pending(
         self,
