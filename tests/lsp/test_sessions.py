@@ -48,6 +48,8 @@ def _shutdown(server: RawServer) -> None:
 ENDINGS = {
     "shutdown and exit": (_shutdown, 0),
     "input closed without shutdown": (lambda s: s.proc.stdin.close(), 0),
+    "SIGTERM": (lambda s: s.proc.send_signal(signal.SIGTERM), 0),
+    "SIGINT (Ctrl-C)": (lambda s: s.proc.send_signal(signal.SIGINT), 0),
     "kill -9": (lambda s: s.proc.kill(), -signal.SIGKILL),
 }
 
