@@ -231,6 +231,7 @@ class Store:
         with self.atomic() as con:
             self._delete_spans_of(con, path)
             self._set_origin(con, path, None)
+            self._changed(con)
             con.execute(
                 "INSERT INTO files(path, size, mtime_ns, content_hash, skip_reason, indexed_at) "
                 "VALUES(?,?,?,NULL,?,?) ON CONFLICT(path) DO UPDATE SET size=excluded.size, "
@@ -259,6 +260,7 @@ class Store:
         with self.atomic() as con:
             self._delete_spans_of(con, path)
             self._set_origin(con, path, buffer_session)
+            self._changed(con)
             con.execute(
                 "INSERT INTO files(path, language, size, mtime_ns, content_hash, skip_reason, parse_errors, "
                 "indexed_at) VALUES(?,?,?,?,?,NULL,?,?) ON CONFLICT(path) DO UPDATE SET "
@@ -304,6 +306,7 @@ class Store:
         with self.atomic() as con:
             self._delete_spans_of(con, path)
             self._set_origin(con, path, None)
+            self._changed(con)
             con.execute("DELETE FROM files WHERE path=?", (path,))
 
     # -- unsaved editor buffers ------------------------------------------------------------------
@@ -311,8 +314,22 @@ class Store:
         """The files whose indexed text is an unsaved editor buffer, with the session that sent each."""
         return dict(self.con.execute("SELECT path, session FROM open_buffers").fetchall())
 
+    def last_change(self) -> float | None:
+        """When the index last changed: a full sync finished or one file's text was written or removed
+        (the time any process, a server applying edits included, last wrote; what ``last update`` shows)."""
+        times = [
+            float(v) for (v,) in self.con.execute("SELECT value FROM meta WHERE key IN ('last_sync', 'last_change')")
+        ]
+        return max(times) if times else None
+
+    @staticmethod
+    def _changed(con: apsw.Connection) -> None:
+        """Record that a file's text was just written or removed (``last_change``)."""
+        con.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('last_change', ?)", (str(time.time()),))
+
     @staticmethod
     def _set_origin(con: apsw.Connection, path: str, buffer_session: str | None) -> None:
+        """Where a file's text came from: the disk (None) or ``buffer_session``'s unsaved buffer."""
         if buffer_session is None:
             con.execute("DELETE FROM open_buffers WHERE path=?", (path,))
         else:

@@ -422,7 +422,7 @@ class Workspace:
         """A cheap summary for every answer: how much is indexed and embedded, and since when."""
         counts = self.store.counts()
         spans, embedded = counts["spans"], counts["embedded"]
-        last = self.store.get_meta("last_sync")
+        last = self.store.last_change()
         return {
             "files": counts["files"],
             "spans": spans,
@@ -430,7 +430,7 @@ class Workspace:
             "embedded_fraction": round(embedded / spans, 4) if spans else 1.0,
             "pending_embeddings": spans - embedded,
             "model": self.store.get_meta("model_id"),
-            "last_update": _iso(float(last)) if last else None,
+            "last_update": _iso(last) if last else None,
         }
 
     def status(self, check_disk: bool = True) -> dict:
