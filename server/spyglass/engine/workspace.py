@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import re
 import shutil
 import subprocess
 import threading
@@ -27,13 +28,14 @@ from .errors import IndexCorrupt, IndexLocked, OutsideWorkspace, SpyglassError
 from .indexer import Indexer, IndexReport, ProgressFn
 from .lock import WriterLock
 from .parsing import parse_spans, split_lines
-from .related import related_spans, span_at
+from .related import RelatedSpan, related_spans, span_at
 from .rerank import CrossEncoderReranker
 from .search import Searcher, SearchFilters
 from .settings import Settings, load_settings
 from .spans import parse_span_id
 from .store import Store, StoredSpan
 from .symbols import find_symbols
+from .uses import file_line
 from .vectors import VectorCache
 
 log = logging.getLogger(__name__)
@@ -327,11 +329,20 @@ class Workspace:
         span = span_at(self.searcher, self.relpath(path), line)
         if span is None:
             return {"span": None, "related": []}
-        related = [
-            {**span_summary(r.span), "relation": r.relation, "score": r.score, "preview": _preview(r.span, span.name)}
-            for r in related_spans(self.searcher, span, k)
-        ]
+        related = [self._related_item(r, span.name) for r in related_spans(self.searcher, span, k)]
         return {"span": span_summary(span), "related": related}
+
+    def _related_item(self, r: RelatedSpan, name: str) -> dict:
+        """A related span as plain data, with ``preview`` (one line of it) and ``line`` (that line's
+        1-based number in the file: for a use, the line where it is used)."""
+        preview, line = _preview(r.span, name), r.span.start_line
+        if r.text_line is not None:
+            lines = split_lines(r.span.text)
+            preview = lines[r.text_line].strip()[:160] if r.text_line < len(lines) else preview
+            text = self._current_text(r.span.path)
+            found = file_line(r.span.text, r.text_line, text, r.span.start_line, r.span.end_line) if text else None
+            line = found or line
+        return {**span_summary(r.span), "relation": r.relation, "score": r.score, "preview": preview, "line": line}
 
     def context(self, path: str | Path, line: int) -> dict:
         """What surrounds 1-based ``line`` of ``path`` (unsaved text included): the enclosing definition
@@ -494,10 +505,12 @@ def span_summary(span: StoredSpan) -> dict:
 
 
 def _preview(span: StoredSpan, name: str) -> str:
-    """One line of ``span`` to show beside a link: the first naming ``name``, else its first non-blank line."""
+    """One line of ``span`` to show beside a link: the first naming ``name`` as a word, else its first
+    non-blank line."""
     lines = [ln.strip() for ln in span.text.splitlines() if ln.strip()]
+    word = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)") if name else None
     for ln in lines:
-        if name and name in ln:
+        if word is not None and word.search(ln):
             return ln[:160]
     return lines[0][:160] if lines else ""
 
