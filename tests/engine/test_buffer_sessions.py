@@ -70,3 +70,13 @@ def test_a_buffer_of_a_file_never_saved_goes_away_with_its_session(polyglot: Pat
     with Workspace.open(polyglot, overrides=LEXICAL) as reader:
         assert _names(reader, "only_in_the_buffer") == set()
         assert reader.store.file_state("scratch.py") is None
+
+
+def test_a_new_session_editing_the_same_file_keeps_its_own_buffer(polyglot: Path):
+    disk = (polyglot / "inventory.py").read_text(encoding="utf-8")
+    _die(_edit_unsaved(polyglot, disk + ADDED))
+    with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:  # the editor restarted, same file open
+        ws.update_file("inventory.py", text=disk + "\n\ndef typed_after_the_restart():\n    return 1\n")
+        ws.index()  # a full sync must not put the disk's text over the new session's buffer
+        assert _names(ws, "only_in_the_buffer", "typed_after_the_restart") == {"typed_after_the_restart"}
+        assert set(ws.store.open_buffers().values()) == {ws.session}

@@ -232,7 +232,6 @@ class Workspace:
         paths = sorted(p for p, session in store.open_buffers().items() if whose(session))
         indexer = Indexer(self.root, store, self.settings, None)
         for rel in paths:
-            self.buffers.pop(rel, None)
             try:
                 indexer.update_path(rel, embed=False)
             except OSError as e:  # unreadable now: better no text than text that is in no file
