@@ -48,7 +48,7 @@ local by_meaning = symbols("cost of sending a parcel")
 out({ check = "workspace/symbol meaning", first = by_meaning[1] and by_meaning[1].name })
 if not by_meaning[1] or by_meaning[1].name ~= "shipping_cost" then fail("semantic symbol search failed") end
 
--- hover on `def compute_discount` (line 6, 0-based 5)
+-- hover on `def compute_discount` (line 6, 0-based 5): the use in cart.py links to its line, 32
 local res = vim.lsp.buf_request_sync(buf, "textDocument/hover", {
   textDocument = { uri = vim.uri_from_bufnr(buf) },
   position = { line = 5, character = 6 },
@@ -56,7 +56,7 @@ local res = vim.lsp.buf_request_sync(buf, "textDocument/hover", {
 local hover = res and res[client_id] and res[client_id].result
 local text = hover and hover.contents and hover.contents.value or ""
 out({ check = "hover", text = text })
-if not text:find("def compute_discount", 1, true) or not text:find("shop/cart.py:29", 1, true) then
+if not text:find("def compute_discount", 1, true) or not text:find("shop/cart.py:32", 1, true) then
   fail("hover card lacks the signature or the related link")
 end
 

@@ -153,8 +153,10 @@ export interface RelatedParams {
 export interface RelatedSpan extends Span {
     relation: Relation;
     score: number;
-    /** One line of the related span. */
+    /** One line of the related span: for `uses`, the line where the symbol is used. */
     preview: string;
+    /** The 0-based line of the file that `preview` is. */
+    previewLine: number;
 }
 
 export interface RelatedResult {

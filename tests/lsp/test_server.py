@@ -134,8 +134,10 @@ async def test_hover_shows_signature_doc_and_related_links(client: LanguageClien
     text = hover.contents.value
     assert "def compute_discount(total: float, code: str) -> float" in text
     assert "The discount a coupon code gives" in text
-    # what uses it (the cart) and where it is documented, as clickable path:line links
-    assert f"[shop/cart.py:29]({(project / 'shop' / 'cart.py').as_uri()}#L29)" in text
+    # what uses it (the cart) and where it is documented, as clickable path:line links; a use links to the
+    # line where it is used and previews that line
+    use = f"[shop/cart.py:32]({(project / 'shop' / 'cart.py').as_uri()}#L32) Cart.total_price"
+    assert f"{use} `return add_tax(subtotal - compute_discount(subtotal, self.coupon))`" in text
     assert "docs/pricing.md" in text
     # no card outside any definition (the module docstring line)
     none = await client.text_document_hover_async(
@@ -173,6 +175,11 @@ async def test_related_and_span_requests(client: LanguageClient, project: Path):
     assert related["span"]["symbol"] == "compute_discount"
     relations = {(r["path"], r["relation"]) for r in related["related"]}
     assert ("shop/cart.py", "uses") in relations and ("docs/pricing.md", "documents") in relations
+    use = next(r for r in related["related"] if r["relation"] == "uses")
+    assert (use["previewLine"], use["preview"]) == (
+        31,
+        "return add_tax(subtotal - compute_discount(subtotal, self.coupon))",
+    )
 
     span = plain(await request(client, "spyglass/span", {"id": related["span"]["id"]}))
     check(span, "SpanResult")

@@ -197,12 +197,20 @@ class Indexer:
         self._index_bytes(entry.path, data, entry.size, entry.mtime_ns, report)
 
     def _index_bytes(
-        self, path: str, data: bytes, size: int, mtime_ns: int, report: IndexReport, old_tree: Any = None
+        self,
+        path: str,
+        data: bytes,
+        size: int,
+        mtime_ns: int,
+        report: IndexReport,
+        old_tree: Any = None,
+        buffer_session: str | None = None,
     ) -> None:
+        """Index one file's bytes: the disk's, or (``buffer_session``) that session's unsaved buffer."""
         state = self.store.file_state(path)
         digest = content_hash(data)
         if state is not None and state.content_hash == digest and state.skip_reason is None:
-            self.store.touch_file(path, size, mtime_ns)
+            self.store.touch_file(path, size, mtime_ns, buffer_session)
             report.unchanged += 1
             return
         reason = None
@@ -225,6 +233,7 @@ class Indexer:
             content_hash=digest,
             parse_errors=had_errors,
             records=records,
+            buffer_session=buffer_session,
         )
         if state is not None:
             report.changed += 1  # new files were counted as added when first seen
@@ -235,9 +244,17 @@ class Indexer:
         report.changed_paths.append(path)
 
     # -- one file or buffer (editor, watcher) ----------------------------------------------------
-    def update_path(self, path: str, text: str | None = None, embed: bool = True, old_tree: Any = None) -> IndexReport:
-        """Re-index one file from disk, or from ``text`` (an unsaved editor buffer) when given; ``old_tree``
-        (the buffer's previous tree, edited to match) makes the parse incremental."""
+    def update_path(
+        self,
+        path: str,
+        text: str | None = None,
+        embed: bool = True,
+        old_tree: Any = None,
+        session: str = "anonymous",
+    ) -> IndexReport:
+        """Re-index one file from disk, or from ``text`` (an unsaved editor buffer of ``session``, which
+        owns it in the index until it ends) when given; ``old_tree`` (the buffer's previous tree, edited to
+        match) makes the parse incremental."""
         report = IndexReport()
         reason = check_path(self.root, path, self.settings)
         full = self.root / path
@@ -252,7 +269,8 @@ class Indexer:
             data = text.encode("utf-8", "surrogatepass")
             st = full.stat() if full.exists() else None
             with self.store.atomic():
-                self._index_bytes(path, data, len(data), st.st_mtime_ns if st else 0, report, old_tree)
+                mtime_ns = st.st_mtime_ns if st else 0
+                self._index_bytes(path, data, len(data), mtime_ns, report, old_tree, session)
         else:
             try:
                 st = full.stat()

@@ -34,6 +34,7 @@ WATCH_DEBOUNCE_MS = 150  # watchfiles gathers changes for this long
 FILES_PER_STEP = 50  # changed files indexed between checks for buffer edits
 EMBED_TEXTS_PER_STEP = 16  # texts embedded between checks for other work (a query waits at most this long)
 FOLLOWER_RETRY_SECONDS = 3.0
+MODEL_THREAD = "spyglass-model"
 RESYNC_NAMES = frozenset({".gitignore", ".spyglassignore", ".ignore", ".spyglass.toml", "pyproject.toml"})
 
 StatusFn = Callable[[dict], None]
@@ -113,7 +114,7 @@ class LiveIndex:
         searches answer from the lexical signals (flagged in their ``index.note``)."""
         self.ws.searcher.wait_for_model = False
         if self.ws.embedder is not None:
-            loader = threading.Thread(target=self._load_model, name="spyglass-model", daemon=True)
+            loader = threading.Thread(target=self._load_model, name=MODEL_THREAD, daemon=True)
             self._threads.append(loader)
             loader.start()
         writer = threading.Thread(target=self._run, name=f"spyglass-writer:{self.ws.root.name}", daemon=True)
@@ -126,11 +127,15 @@ class LiveIndex:
         return self
 
     def stop(self, timeout: float = 10.0) -> None:
+        """Stop the writer and the watcher, then close the workspace (which gives this session's unsaved
+        buffers the disk's text back). Safe to call twice. The model loader is not waited for: it writes
+        nothing, and loading cannot be interrupted."""
         self._stop.set()
         with self._cond:
             self._cond.notify_all()
         for t in self._threads:
-            t.join(timeout)
+            if t.name != MODEL_THREAD:
+                t.join(timeout)
         self.ws.close()
 
     # -- what callers report ---------------------------------------------------------------------

@@ -101,5 +101,20 @@ def _m4_file_text(con: apsw.Connection) -> None:
     )
 
 
-MIGRATIONS: list[Callable[[apsw.Connection], None]] = [_m1_initial, _m2_vector_log, _m3_vocabulary, _m4_file_text]
+def _m5_open_buffers(con: apsw.Connection) -> None:
+    # files whose indexed text is an editor's unsaved buffer, and the session (one open Workspace of one
+    # process) that sent it: once that session has ended, the disk's version is put back
+    con.execute(
+        "CREATE TABLE open_buffers(path TEXT PRIMARY KEY, session TEXT NOT NULL, pid INTEGER NOT NULL, "
+        "since REAL NOT NULL) WITHOUT ROWID"
+    )
+
+
+MIGRATIONS: list[Callable[[apsw.Connection], None]] = [
+    _m1_initial,
+    _m2_vector_log,
+    _m3_vocabulary,
+    _m4_file_text,
+    _m5_open_buffers,
+]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -2,7 +2,9 @@
 
 For an editor's hover card and peek view (and an agent's context): a few links worth following, not a
 ranking of the whole workspace. Three relations, each from a signal the index already has:
-- ``uses``: code whose text names the symbol (an FTS5 phrase over span bodies), other files first;
+- ``uses``: code whose text names the symbol (an FTS5 phrase over span bodies), other files first; only
+  real uses count (not the name in a comment or a string literal, :mod:`.uses`), and the line of the
+  first one is kept for the preview;
 - ``similar``: the nearest spans by embedding (the span's own vector; nothing while it is unembedded);
 - ``documents``: prose (Markdown, reStructuredText, plain text) that names the symbol.
 """
@@ -18,6 +20,7 @@ from .filerules import is_test_path
 from .languages import is_code
 from .search import Searcher
 from .store import StoredSpan
+from .uses import code_use_lines
 
 FILE_KINDS = ("module", "window")
 RELATIONS = ("uses", "similar", "documents")
@@ -29,6 +32,7 @@ class RelatedSpan:
     span: StoredSpan
     relation: str  # one of RELATIONS
     score: float  # 0..1 within its relation (BM25 relative to the best, or cosine similarity)
+    text_line: int | None = None  # ``uses``: the 0-based line of the span's text with the first use
 
 
 def span_at(searcher: Searcher, path: str, line: int) -> StoredSpan | None:
@@ -65,7 +69,13 @@ def related_spans(searcher: Searcher, span: StoredSpan, k: int = 3) -> list[Rela
                 continue
             score = min(1.0, max(0.0, -bm25 / best)) if best else 0.0
             relation = "uses" if is_code(other.language) else "documents"
-            by_relation[relation].append(RelatedSpan(other, relation, round(score, 4)))
+            line = None
+            if relation == "uses":
+                lines = code_use_lines(other.text, other.language, span.name)
+                if lines == []:  # named only in comments and strings (or as part of another word)
+                    continue
+                line = lines[0] if lines else None
+            by_relation[relation].append(RelatedSpan(other, relation, round(score, 4), line))
         by_relation["uses"].sort(
             key=lambda r: (r.span.path == span.path, is_test_path(r.span.path), r.span.kind in FILE_KINDS, -r.score)
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import re
 import threading
 import time
@@ -219,13 +220,18 @@ class Store:
         """Make the next sync re-read and re-parse every indexed file (vectors come back from the cache)."""
         self.con.execute("UPDATE files SET content_hash = NULL, mtime_ns = -1 WHERE skip_reason IS NULL")
 
-    def touch_file(self, path: str, size: int, mtime_ns: int) -> None:
-        """Record a new (size, mtime) for a file whose content hash did not change."""
-        self.con.execute("UPDATE files SET size=?, mtime_ns=? WHERE path=?", (size, mtime_ns, path))
+    def touch_file(self, path: str, size: int, mtime_ns: int, buffer_session: str | None = None) -> None:
+        """Record a new (size, mtime) for a file whose content hash did not change (and where the text
+        came from: the disk, or the unsaved buffer of ``buffer_session``)."""
+        with self.atomic() as con:
+            con.execute("UPDATE files SET size=?, mtime_ns=? WHERE path=?", (size, mtime_ns, path))
+            self._set_origin(con, path, buffer_session)
 
     def record_skip(self, path: str, size: int, mtime_ns: int, reason: str) -> None:
         with self.atomic() as con:
             self._delete_spans_of(con, path)
+            self._set_origin(con, path, None)
+            self._changed(con)
             con.execute(
                 "INSERT INTO files(path, size, mtime_ns, content_hash, skip_reason, indexed_at) "
                 "VALUES(?,?,?,NULL,?,?) ON CONFLICT(path) DO UPDATE SET size=excluded.size, "
@@ -245,12 +251,16 @@ class Store:
         parse_errors: bool,
         records: Sequence[SpanRecord],
         file_fts: tuple[str, str, str] = ("", "", ""),
+        buffer_session: str | None = None,
     ) -> int:
         """Replace a file's spans and full text; reuse cached vectors. Returns how many were reused.
 
-        ``file_fts`` is the whole file's (path words, text, sub-word terms) for file-level BM25."""
+        ``file_fts`` is the whole file's (path words, text, sub-word terms) for file-level BM25;
+        ``buffer_session`` the session whose unsaved editor buffer the text is (None: the disk's text)."""
         with self.atomic() as con:
             self._delete_spans_of(con, path)
+            self._set_origin(con, path, buffer_session)
+            self._changed(con)
             con.execute(
                 "INSERT INTO files(path, language, size, mtime_ns, content_hash, skip_reason, parse_errors, "
                 "indexed_at) VALUES(?,?,?,?,?,NULL,?,?) ON CONFLICT(path) DO UPDATE SET "
@@ -295,7 +305,38 @@ class Store:
     def delete_file(self, path: str) -> None:
         with self.atomic() as con:
             self._delete_spans_of(con, path)
+            self._set_origin(con, path, None)
+            self._changed(con)
             con.execute("DELETE FROM files WHERE path=?", (path,))
+
+    # -- unsaved editor buffers ------------------------------------------------------------------
+    def open_buffers(self) -> dict[str, str]:
+        """The files whose indexed text is an unsaved editor buffer, with the session that sent each."""
+        return dict(self.con.execute("SELECT path, session FROM open_buffers").fetchall())
+
+    def last_change(self) -> float | None:
+        """When the index last changed: a full sync finished or one file's text was written or removed
+        (the time any process, a server applying edits included, last wrote; what ``last update`` shows)."""
+        times = [
+            float(v) for (v,) in self.con.execute("SELECT value FROM meta WHERE key IN ('last_sync', 'last_change')")
+        ]
+        return max(times) if times else None
+
+    @staticmethod
+    def _changed(con: apsw.Connection) -> None:
+        """Record that a file's text was just written or removed (``last_change``)."""
+        con.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('last_change', ?)", (str(time.time()),))
+
+    @staticmethod
+    def _set_origin(con: apsw.Connection, path: str, buffer_session: str | None) -> None:
+        """Where a file's text came from: the disk (None) or ``buffer_session``'s unsaved buffer."""
+        if buffer_session is None:
+            con.execute("DELETE FROM open_buffers WHERE path=?", (path,))
+        else:
+            con.execute(
+                "INSERT OR REPLACE INTO open_buffers(path, session, pid, since) VALUES(?,?,?,?)",
+                (path, buffer_session, os.getpid(), time.time()),
+            )
 
     def _delete_spans_of(self, con: apsw.Connection, path: str) -> None:
         """Remove a file's spans, their full text and vectors, and the file's own full text."""

@@ -8,28 +8,34 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import re
 import shutil
 import subprocess
 import threading
 import time
+import uuid
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import apsw
+
 from .context import line_context
 from .discovery import discover
 from .embedding import Embedder
-from .errors import IndexCorrupt, OutsideWorkspace
+from .errors import IndexCorrupt, IndexLocked, OutsideWorkspace, SpyglassError
 from .indexer import Indexer, IndexReport, ProgressFn
 from .lock import WriterLock
 from .parsing import parse_spans, split_lines
-from .related import related_spans, span_at
+from .related import RelatedSpan, related_spans, span_at
 from .rerank import CrossEncoderReranker
 from .search import Searcher, SearchFilters
 from .settings import Settings, load_settings
 from .spans import parse_span_id
 from .store import Store, StoredSpan
 from .symbols import find_symbols
+from .uses import file_line
 from .vectors import VectorCache
 
 log = logging.getLogger(__name__)
@@ -105,6 +111,9 @@ class Workspace:
         self.searcher = Searcher(store, self.embedder, self.vector_cache, reranker)
         self.searcher.read_text = self._current_text  # snippets are numbered as the file is now
         self.buffers: dict[str, str] = {}  # unsaved editor text by path, newer than the disk
+        # tags the buffers this open writes into the index: they are this session's, and the disk's text
+        # comes back when it ends (close(); or, if the process died, whoever takes the writer lock next)
+        self.session = uuid.uuid4().hex
 
     # -- opening ---------------------------------------------------------------------------------
     @classmethod
@@ -144,7 +153,10 @@ class Workspace:
             log.warning("%s", msg)
             warnings.append(msg)
             store = Store(db_path)
-        return cls(root, settings, db_path, store, warnings, memory_vectors)
+        ws = cls(root, settings, db_path, store, warnings, memory_vectors)
+        if not writer:
+            ws._restore_ended_sessions_as_reader()
+        return ws
 
     @staticmethod
     def default_db(root: Path, settings: Settings) -> Path:
@@ -160,6 +172,13 @@ class Workspace:
             ignore.write_text("*\n", encoding="utf-8")
 
     def close(self) -> None:
+        """Give this session's unsaved buffers back to the disk, release the writer lock and close."""
+        if self.lock.held:
+            try:
+                self._restore_buffers(self.store, lambda session: session == self.session)
+            except (SpyglassError, OSError, apsw.Error) as e:  # the next writer restores them instead
+                log.warning("could not restore the disk's text of open buffers: %s", e)
+        self.buffers.clear()
         self.lock.release()
         self.store.close()
 
@@ -183,8 +202,45 @@ class Workspace:
         return Indexer(self.root, self.store, self.settings, self.embedder)
 
     def acquire_writer(self, timeout: float = 0.0, on_wait=None) -> None:
+        """Take the writer lock; the first thing a new writer does is put back the disk's text of buffers
+        whose session has ended (only a lock holder writes buffers, so any but ours are from the past)."""
         if not self.lock.held:
             self.lock.acquire(timeout, on_wait)
+            self._restore_buffers(self.store, lambda session: session != self.session)
+
+    def _restore_ended_sessions_as_reader(self) -> None:
+        """A reader (``spyglass search``) finding buffers of an ended session restores them itself when
+        nobody holds the writer lock; a holder that is alive restored them when it took the lock."""
+        if not self.store.open_buffers():
+            return
+        try:
+            self.lock.acquire()
+        except (IndexLocked, OSError):
+            return
+        try:
+            store = Store(self.db_path, create=False)
+            try:
+                self._restore_buffers(store, lambda _session: True)
+            finally:
+                store.close()
+        except (SpyglassError, OSError, apsw.Error) as e:  # a read-only index folder, say: search anyway
+            log.warning("could not restore the disk's text of files an ended editor session had open: %s", e)
+        finally:
+            self.lock.release()
+
+    def _restore_buffers(self, store: Store, whose: Callable[[str], bool]) -> list[str]:
+        """Re-index from the disk every file holding the unsaved buffer of a session ``whose`` accepts."""
+        paths = sorted(p for p, session in store.open_buffers().items() if whose(session))
+        indexer = Indexer(self.root, store, self.settings, None)
+        for rel in paths:
+            try:
+                indexer.update_path(rel, embed=False)
+            except OSError as e:  # unreadable now: better no text than text that is in no file
+                log.warning("cannot read %s to restore it: %s", rel, e)
+                store.delete_file(rel)
+        if paths:
+            log.info("restored the disk's text of %d file(s) an editor had open: %s", len(paths), ", ".join(paths))
+        return paths
 
     def index(
         self,
@@ -199,7 +255,7 @@ class Workspace:
         self.acquire_writer(wait, on_wait)
         report = self._indexer().sync(progress, cancel, embed=embed)
         for rel, text in list(self.buffers.items()):  # the disk must not win over unsaved editor text
-            self._indexer().update_path(rel, text, embed=False)
+            self._indexer().update_path(rel, text, embed=False, session=self.session)
         return report
 
     def update_file(
@@ -213,7 +269,7 @@ class Workspace:
         else:
             self.buffers[rel] = text
         self.acquire_writer()
-        return self._indexer().update_path(rel, text, embed=embed, old_tree=old_tree)
+        return self._indexer().update_path(rel, text, embed=embed, old_tree=old_tree, session=self.session)
 
     def embed_pending(
         self,
@@ -273,11 +329,20 @@ class Workspace:
         span = span_at(self.searcher, self.relpath(path), line)
         if span is None:
             return {"span": None, "related": []}
-        related = [
-            {**span_summary(r.span), "relation": r.relation, "score": r.score, "preview": _preview(r.span, span.name)}
-            for r in related_spans(self.searcher, span, k)
-        ]
+        related = [self._related_item(r, span.name) for r in related_spans(self.searcher, span, k)]
         return {"span": span_summary(span), "related": related}
+
+    def _related_item(self, r: RelatedSpan, name: str) -> dict:
+        """A related span as plain data, with ``preview`` (one line of it) and ``line`` (that line's
+        1-based number in the file: for a use, the line where it is used)."""
+        preview, line = _preview(r.span, name), r.span.start_line
+        if r.text_line is not None:
+            lines = split_lines(r.span.text)
+            preview = lines[r.text_line].strip()[:160] if r.text_line < len(lines) else preview
+            text = self._current_text(r.span.path)
+            found = file_line(r.span.text, r.text_line, text, r.span.start_line, r.span.end_line) if text else None
+            line = found or line
+        return {**span_summary(r.span), "relation": r.relation, "score": r.score, "preview": preview, "line": line}
 
     def context(self, path: str | Path, line: int) -> dict:
         """What surrounds 1-based ``line`` of ``path`` (unsaved text included): the enclosing definition
@@ -368,7 +433,7 @@ class Workspace:
         """A cheap summary for every answer: how much is indexed and embedded, and since when."""
         counts = self.store.counts()
         spans, embedded = counts["spans"], counts["embedded"]
-        last = self.store.get_meta("last_sync")
+        last = self.store.last_change()
         return {
             "files": counts["files"],
             "spans": spans,
@@ -376,7 +441,7 @@ class Workspace:
             "embedded_fraction": round(embedded / spans, 4) if spans else 1.0,
             "pending_embeddings": spans - embedded,
             "model": self.store.get_meta("model_id"),
-            "last_update": _iso(float(last)) if last else None,
+            "last_update": _iso(last) if last else None,
         }
 
     def status(self, check_disk: bool = True) -> dict:
@@ -445,10 +510,12 @@ def span_summary(span: StoredSpan) -> dict:
 
 
 def _preview(span: StoredSpan, name: str) -> str:
-    """One line of ``span`` to show beside a link: the first naming ``name``, else its first non-blank line."""
+    """One line of ``span`` to show beside a link: the first naming ``name`` as a word, else its first
+    non-blank line."""
     lines = [ln.strip() for ln in span.text.splitlines() if ln.strip()]
+    word = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)") if name else None
     for ln in lines:
-        if name and name in ln:
+        if word is not None and word.search(ln):
             return ln[:160]
     return lines[0][:160] if lines else ""
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from ..engine.stopping import StopOnSignals
 from .features import documents, hover, lifecycle, requests, symbols
 from .server import SpyglassServer
 
@@ -22,6 +23,7 @@ def build_server() -> SpyglassServer:
 def run(tcp: str | None = None) -> int:
     """Serve on stdio (the default), or on ``HOST:PORT`` for debugging."""
     server = build_server()
+    StopOnSignals(server.close_all, "spyglass lsp").install()
     try:
         if tcp:
             host, _, port = tcp.rpartition(":")

@@ -16,6 +16,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
+from ..engine.errors import OutsideWorkspace
 from .folders import Folder
 from .settings import ClientSettings
 
@@ -49,6 +50,19 @@ class SpyglassServer(LanguageServer):
             return
         folder = Folder.open(root, self)
         self.folders[root] = folder
+        self._adopt_open_documents(folder)
+
+    def _adopt_open_documents(self, folder: Folder) -> None:
+        """Documents the editor opened before this folder's index was ready (an editor sends didOpen right
+        after ``initialized``, while the index is still opening): their text is indexed now."""
+        if folder.live is None:
+            return
+        for doc in list(self.workspace.text_documents.values()):
+            if doc.path and self.folder_for(doc.path) is folder:
+                try:
+                    folder.live.buffer_changed(doc.path, doc.source)
+                except OutsideWorkspace:  # a symlink out of the folder
+                    pass
 
     def close_folder(self, root: Path) -> None:
         folder = self.folders.pop(root.resolve(), None)

@@ -11,6 +11,7 @@ from mcp.server.mcpserver import MCPServer
 from .. import __version__
 from ..engine.errors import SpyglassError
 from ..engine.live import LiveIndex
+from ..engine.stopping import StopOnSignals
 from ..engine.workspace import Workspace
 from .session import QUERY_LOG_NAME, Progress, Session
 from .tools import GROUPS
@@ -41,6 +42,7 @@ def run(root: Path, *, log_queries: bool = False) -> int:
     except (SpyglassError, OSError) as e:
         message = f"cannot open the Spyglass index of {root}: {e}"
         log.error("%s", message)
+        StopOnSignals(lambda: None, "spyglass mcp").install()
         build_server(None, error=message)[0].run("stdio")
         return 1
     for warning in ws.warnings:
@@ -49,6 +51,7 @@ def run(root: Path, *, log_queries: bool = False) -> int:
     live = LiveIndex(ws, on_progress=progress.update)
     query_log = ws.db_path.parent / QUERY_LOG_NAME if log_queries else None
     server, session = build_server(live, query_log=query_log, progress=progress)
+    StopOnSignals(live.stop, "spyglass mcp").install()
     live.start()
     try:
         server.run("stdio")

@@ -32,7 +32,8 @@ def card(root, answer: dict) -> str | None:
     if answer["related"]:
         lines.append("**Related** (Spyglass)")
         for r in answer["related"]:
-            link = f"[{r['path']}:{r['start_line']}]({uri_of(root, r['path'])}#L{r['start_line']})"
+            line = r.get("line") or r["start_line"]  # a use links to the line where it is used
+            link = f"[{r['path']}:{line}]({uri_of(root, r['path'])}#L{line})"
             label = RELATION_LABELS.get(r["relation"], r["relation"])
             preview = _md_code(r["preview"])
             lines.append(f"- {label}: {link} {r['symbol']} {preview}".rstrip())

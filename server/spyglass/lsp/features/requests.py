@@ -140,6 +140,7 @@ def related(ls: SpyglassServer, p: RelatedParams) -> dict:
                 "relation": r["relation"],
                 "score": r["score"],
                 "preview": r["preview"],
+                "previewLine": r["line"] - 1,
             }
         )
     return {"span": span_json(folder.root, answer["span"]), "related": items}
