@@ -2,7 +2,8 @@
 
 Human output by default, ``--json`` for machines (documented in docs/cli.md). Exit codes: 0 success
 (a search with no results included), 1 an error while working (the message says what), 2 a usage error,
-3 the index is missing or unusable, 4 another process is writing the index.
+3 the index is missing or unusable, 4 another process is writing the index (and, if it is a server that
+owns the index, did not answer a request to update it).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import apsw
 
+from ..engine import owner
 from ..engine.errors import (
     IndexLocked,
     IndexMissing,
@@ -27,6 +29,7 @@ from ..engine.errors import (
     SpyglassError,
     UnknownValue,
 )
+from ..engine.indexer import IndexReport
 from ..engine.search import SearchFilters
 from ..engine.spans import KINDS
 from ..engine.workspace import Workspace, find_root
@@ -123,24 +126,84 @@ def _overrides(args: argparse.Namespace) -> dict:
 
 
 def cmd_index(args: argparse.Namespace) -> int:
-    root = _root(args)
-    ws = Workspace.open(root, db=args.db, overrides=_overrides(args), writer=True, rebuild=args.rebuild)
+    with _open_for_index(args) as ws:
+        try:
+            ws.acquire_writer()
+        except IndexLocked as e:
+            return _index_by_owner(args, ws, e.holder)
+        return _index_here(args, ws)
+
+
+def _open_for_index(args: argparse.Namespace) -> Workspace:
+    try:
+        return Workspace.open(
+            _root(args),
+            db=args.db,
+            overrides=_overrides(args),
+            writer=True,
+            rebuild=args.rebuild,
+            wait=args.wait,
+            on_wait=render.waiting,
+        )
+    except IndexLocked as e:  # only --rebuild takes the lock while opening: it must not delete a live index
+        raise IndexLocked(
+            f"cannot rebuild the index while another process uses it (pid {e.holder.get('pid')}, "
+            f"{e.holder.get('command', 'unknown command')}): stop that process first, or run `spyglass index` "
+            "without --rebuild to bring the index up to date",
+            e.holder,
+        ) from None
+
+
+def _index_here(args: argparse.Namespace, ws: Workspace) -> int:
     cancel = threading.Event()
     previous = signal.signal(signal.SIGINT, lambda *_: cancel.set())
     try:
         with render.progress(enabled=not (args.quiet or args.json)) as progress:
-            report = ws.index(progress=progress, cancel=cancel, wait=args.wait, on_wait=lambda who: render.waiting(who))
+            report = ws.index(progress=progress, cancel=cancel)
         status = ws.freshness()
     finally:
         signal.signal(signal.SIGINT, previous)
-        ws.close()
+    return _index_result(args, ws.root, report, status)
+
+
+def _index_result(args: argparse.Namespace, root: Path, report: IndexReport, status: dict, **extra) -> int:
     if args.json:
-        render.emit_json({"root": str(root), "report": report.summary(), "index": status})
+        render.emit_json({"root": str(root), "report": report.summary(), "index": status, **extra})
     else:
         render.index_summary(root, report, status)
     if report.cancelled:
         return 130
     return EXIT_ERROR if report.model_error else EXIT_OK
+
+
+def _index_by_owner(args: argparse.Namespace, ws: Workspace, holder: dict) -> int:
+    """Another process owns the index. A server (MCP, LSP) keeps it and answers on a socket: ask it to bring
+    the index up to date and show its progress and summary. Anything else (another ``spyglass index``):
+    wait for the lock as long as ``--wait`` says, then index here."""
+    index_dir = ws.db_path.parent
+    if owner.socket_path(index_dir).exists():
+        render.asking_owner(holder)
+        if args.model or args.no_embed or args.threads:
+            render.note("the server indexes with its own settings; --model, --no-embed and --threads are ignored")
+        try:
+            with render.progress(enabled=not (args.quiet or args.json)) as progress:
+                done = owner.update_index(index_dir, progress)
+        except owner.OwnerUnavailable as e:
+            if e.listening:
+                raise IndexLocked(
+                    f"the index is owned by another process (pid {holder.get('pid')}, "
+                    f"{holder.get('command', 'unknown command')}) that did not answer a request to update it "
+                    f"({e}); it may be stuck: stop it, or try again",
+                    holder,
+                ) from None
+        except KeyboardInterrupt:
+            render.note("stopped waiting; the process that owns the index goes on updating it")
+            return 130
+        else:
+            report = IndexReport.from_summary(done["report"])
+            return _index_result(args, ws.root, report, done["index"], updated_by={"pid": done["pid"]})
+    ws.acquire_writer(args.wait, render.waiting)  # nobody answers: the holder is not a server
+    return _index_here(args, ws)
 
 
 def cmd_search(args: argparse.Namespace) -> int:

@@ -35,6 +35,17 @@ def waiting(holder: dict | None) -> None:
     err.print(f"waiting for the current writer (pid {who.get('pid')}: {escape(str(who.get('command', '?')))})…")
 
 
+def asking_owner(holder: dict) -> None:
+    err.print(
+        f"asking the process that owns the index (pid {holder.get('pid')}: "
+        f"{escape(str(holder.get('command', '?')))}) to update it…"
+    )
+
+
+def note(message: str) -> None:
+    err.print(f"[yellow]note:[/] {escape(message)}")
+
+
 @contextlib.contextmanager
 def progress(enabled: bool = True) -> Iterator:
     """A ``progress(phase, done, total)`` callback drawing one bar per phase on stderr."""

@@ -24,7 +24,11 @@ class IndexFromFuture(IndexUnusable):
 
 
 class IndexLocked(SpyglassError):
-    """Another process is writing the index."""
+    """Another process is writing the index; ``holder`` is who (pid, command, since), as it wrote it."""
+
+    def __init__(self, message: str, holder: dict | None = None):
+        super().__init__(message)
+        self.holder = holder or {}
 
 
 class ModelLoadError(SpyglassError):

@@ -75,6 +75,14 @@ class IndexReport:
         data["seconds"] = {k: round(v, 3) for k, v in self.seconds.items()}
         return data
 
+    @classmethod
+    def from_summary(cls, data: dict) -> IndexReport:
+        """The report a :meth:`summary` describes (as another process sent it); unknown keys are ignored."""
+        known = {f.name for f in fields(cls)} - {"parse_tree", "changed_paths", "deleted_paths"}
+        report = cls(**{k: v for k, v in data.items() if k in known})
+        report.skipped = Counter(report.skipped)
+        return report
+
 
 def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()

@@ -8,8 +8,9 @@ One writer thread owns every write, in this order of urgency:
 Readers (searches) run on other threads at any time: SQLite's WAL lets them read while the writer writes.
 
 If another process holds the workspace's writer lock, this one follows: it serves reads and retries the
-lock every few seconds, taking over when the owner exits. Everything here is engine-only: callers are
-told about progress and state through two plain callbacks.
+lock every few seconds, taking over when the owner exits. The owner listens for other processes that
+want the index brought up to date (``spyglass index``; see owner.py). Everything here is engine-only:
+callers are told about progress and state through two plain callbacks.
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import owner
 from .buffers import Buffer, TextChange
 from .errors import IndexLocked, OutsideWorkspace, SpyglassError
 from .indexer import IndexReport
@@ -35,6 +38,7 @@ FILES_PER_STEP = 50  # changed files indexed between checks for buffer edits
 EMBED_TEXTS_PER_STEP = 16  # texts embedded between checks for other work (a query waits at most this long)
 FOLLOWER_RETRY_SECONDS = 3.0
 MODEL_THREAD = "spyglass-model"
+UPDATE_POLL_SECONDS = 0.25  # how often an update asked for by another process checks that we are not stopping
 RESYNC_NAMES = frozenset({".gitignore", ".spyglassignore", ".ignore", ".spyglass.toml", "pyproject.toml"})
 
 StatusFn = Callable[[dict], None]
@@ -107,6 +111,10 @@ class LiveIndex:
         self.updates = 0  # writes applied since start (buffers, files, syncs)
         self._embed_blocked = False  # the model failed to load: do not retry in a loop
         self.paused = False  # the user cancelled the background work; a reindex request resumes it
+        self.model_error: str | None = None  # why vectors cannot be made (outlives ``error``, which a sync clears)
+        self.embedded = {"spans_embedded": 0, "texts_embedded": 0}  # since start
+        self._listeners: list[ProgressFn] = []  # progress for updates other processes asked for
+        self._owner: owner.OwnerServer | None = None  # answers other processes while we hold the lock
 
     # -- life ------------------------------------------------------------------------------------
     def start(self) -> LiveIndex:
@@ -136,6 +144,9 @@ class LiveIndex:
         for t in self._threads:
             if t.name != MODEL_THREAD:
                 t.join(timeout)
+        if self._owner is not None:
+            self._owner.close()  # before the lock goes: the next owner's socket must not be removed
+            self._owner = None
         self.ws.close()
 
     # -- what callers report ---------------------------------------------------------------------
@@ -201,6 +212,40 @@ class LiveIndex:
             self._cond.notify_all()
         return fut
 
+    def update(self, progress: ProgressFn | None = None) -> dict:
+        """Bring the index up to date as ``spyglass index`` would, for another process that asked (see
+        owner.py): a full sync with the disk, then every pending vector (unless the model cannot load).
+        Blocks until done, ``progress`` hearing every phase; returns the run's ``report`` (an
+        ``IndexReport.summary()``) and the ``index`` freshness."""
+        started = time.perf_counter()
+        before = dict(self.embedded)
+        if progress is not None:
+            self._listeners.append(progress)
+        try:
+            report = self._until_done(self.request_sync())
+            while not self.wait_idle(UPDATE_POLL_SECONDS, embedded=True):
+                self._check_running()
+        finally:
+            if progress is not None:
+                self._listeners.remove(progress)
+        for key, n in self.embedded.items():
+            report[key] = report.get(key, 0) + n - before[key]
+        report["model_error"] = report.get("model_error") or self.model_error
+        report["seconds"] = {**report.get("seconds", {}), "total": round(time.perf_counter() - started, 3)}
+        return {"report": report, "index": self.ws.freshness()}
+
+    def _until_done(self, fut: Future) -> dict:
+        while True:
+            self._check_running()
+            try:
+                return fut.result(UPDATE_POLL_SECONDS)
+            except FutureTimeout:
+                continue
+
+    def _check_running(self) -> None:
+        if self._stop.is_set():
+            raise SpyglassError("the process that owns the index is shutting down; run `spyglass index` again")
+
     def wait_idle(self, timeout: float = 60.0, embedded: bool = False) -> bool:
         """Block until nothing is queued (and, with ``embedded``, nothing waits for a vector)."""
         deadline = time.monotonic() + timeout
@@ -256,10 +301,11 @@ class LiveIndex:
             log.exception("status callback failed")
 
     def _progress(self, phase: str, done: int, total: int) -> None:
-        try:
-            self._on_progress(phase, done, total)
-        except Exception:
-            log.exception("progress callback failed")
+        for listener in (self._on_progress, *self._listeners):
+            try:
+                listener(phase, done, total)
+            except Exception:
+                log.exception("progress callback failed")
 
     def _take_ownership(self) -> bool:
         try:
@@ -274,6 +320,7 @@ class LiveIndex:
             self.role = "owner"
             with self._cond:
                 self._work.full_sync = True  # the previous owner may have missed changes
+            self._owner = owner.serve(self.ws.db_path.parent, self.update)
         return True
 
     def _run(self) -> None:
@@ -335,7 +382,7 @@ class LiveIndex:
         try:
             self.ws.embedder.load()
         except SpyglassError as e:  # ModelLoadError: the embedding step reports it too
-            self.error = str(e)
+            self.error = self.model_error = str(e)
             self._embed_blocked = True
             log.error("%s", e)
             self._emit()
@@ -401,9 +448,11 @@ class LiveIndex:
         report = self.ws.embed_pending(
             progress=self._progress, cancel=_YieldCheck(self), texts_per_write=EMBED_TEXTS_PER_STEP
         )
+        for key in self.embedded:
+            self.embedded[key] += getattr(report, key)
         if report.model_error:
             self._embed_blocked = True
-            self.error = report.model_error
+            self.error = self.model_error = report.model_error
             self._emit()
         elif report.spans_embedded:
             self._emit()

@@ -64,7 +64,8 @@ class WriterLock:
                     who = self.holder() or {}
                     raise IndexLocked(
                         f"the index is being written by another process (pid {who.get('pid')}, "
-                        f"{who.get('command', 'unknown command')}); wait for it to finish or stop it"
+                        f"{who.get('command', 'unknown command')}); wait for it to finish or stop it",
+                        who,
                     ) from None
                 if on_wait and not told:
                     on_wait(self.holder())

@@ -41,6 +41,7 @@ from .vectors import VectorCache
 log = logging.getLogger(__name__)
 
 DB_NAME = "index.db"
+LOCK_NAME = "writer.lock"
 
 
 @dataclass
@@ -89,6 +90,7 @@ class Workspace:
         store: Store,
         warnings: list[str],
         memory_vectors: bool = False,
+        lock: WriterLock | None = None,
     ):
         self.root = root
         self.settings = settings
@@ -105,7 +107,7 @@ class Workspace:
             if settings.embed
             else None
         )
-        self.lock = WriterLock(db_path.parent / "writer.lock")
+        self.lock = lock or WriterLock(db_path.parent / LOCK_NAME)
         self.vector_cache = VectorCache(store) if memory_vectors else None
         reranker = CrossEncoderReranker(settings.reranker, settings.threads) if settings.reranker else None
         self.searcher = Searcher(store, self.embedder, self.vector_cache, reranker)
@@ -126,9 +128,12 @@ class Workspace:
         writer: bool = False,
         rebuild: bool = False,
         memory_vectors: bool = False,
+        wait: float = 0.0,
+        on_wait=None,
     ) -> Workspace:
         """Open the index of ``root``: read-only, or as a ``writer`` (which creates it if missing, migrates
-        it, and moves a corrupt one aside); ``rebuild`` throws the old index away first. Long-running
+        it, and moves a corrupt one aside); ``rebuild`` takes the writer lock (waiting up to ``wait``
+        seconds; IndexLocked if another process keeps it) and throws the old index away. Long-running
         processes pass ``memory_vectors`` to search an in-memory copy of the vectors (faster when warm)."""
         root = Path(root).resolve()
         if not root.is_dir():
@@ -137,12 +142,26 @@ class Workspace:
         for w in warnings:
             log.warning("%s", w)
         db_path = Path(db).resolve() if db else cls.default_db(root, settings)
-        if rebuild:
-            _remove_db(db_path)
+        lock = WriterLock(db_path.parent / LOCK_NAME)
         if writer:
             cls._prepare_index_dir(root, db_path)
+        if rebuild:
+            lock.acquire(wait, on_wait)  # never delete an index another process is writing
+            _remove_db(db_path)
         try:
-            store = Store(db_path, readonly=not writer, create=writer)
+            store = cls._open_store(db_path, writer, warnings)
+        except BaseException:
+            lock.release()
+            raise
+        ws = cls(root, settings, db_path, store, warnings, memory_vectors, lock)
+        if not writer:
+            ws._restore_ended_sessions_as_reader()
+        return ws
+
+    @staticmethod
+    def _open_store(db_path: Path, writer: bool, warnings: list[str]) -> Store:
+        try:
+            return Store(db_path, readonly=not writer, create=writer)
         except IndexCorrupt:
             if not writer:
                 raise
@@ -152,11 +171,7 @@ class Workspace:
             msg = f"the index was damaged; moved it to {aside.name} and building a new one"
             log.warning("%s", msg)
             warnings.append(msg)
-            store = Store(db_path)
-        ws = cls(root, settings, db_path, store, warnings, memory_vectors)
-        if not writer:
-            ws._restore_ended_sessions_as_reader()
-        return ws
+            return Store(db_path)
 
     @staticmethod
     def default_db(root: Path, settings: Settings) -> Path:
