@@ -38,12 +38,13 @@ def waiting(holder: dict | None) -> None:
 def asking_owner(holder: dict) -> None:
     err.print(
         f"asking the process that owns the index (pid {holder.get('pid')}: "
-        f"{escape(str(holder.get('command', '?')))}) to update it…"
+        f"{escape(str(holder.get('command', '?')))}) to update it…",
+        soft_wrap=True,
     )
 
 
 def note(message: str) -> None:
-    err.print(f"[yellow]note:[/] {escape(message)}")
+    err.print(f"[yellow]note:[/] {escape(message)}", soft_wrap=True)
 
 
 @contextlib.contextmanager

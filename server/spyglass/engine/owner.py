@@ -68,11 +68,11 @@ def socket_path(index_dir: Path) -> Path:
 class OwnerServer:
     """A thread accepting connections on the owner's socket; each connection gets a thread of its own."""
 
-    def __init__(self, path: Path, update: UpdateFn):
+    def __init__(self, path: Path, update: UpdateFn, private_folder: bool = False):
         self.path = path
         self.update = update
         self._stop = threading.Event()
-        self._sock = _listen(path)
+        self._sock = _listen(path, private_folder)
         self._inode = os.stat(path).st_ino
         self._thread = threading.Thread(target=self._accept, name="spyglass-owner", daemon=True)
         self._thread.start()
@@ -141,16 +141,17 @@ def serve(index_dir: Path, update: UpdateFn) -> OwnerServer | None:
     lock); None, logged, when the socket cannot be made (``spyglass index`` then waits for the lock)."""
     path = socket_path(index_dir)
     try:
-        return OwnerServer(path, update)
+        return OwnerServer(path, update, private_folder=path.parent != Path(index_dir).resolve())
     except OSError as e:
         log.warning("cannot listen on %s (%s); `spyglass index` will not be able to ask this process", path, e)
         return None
 
 
-def _listen(path: Path) -> socket.socket:
+def _listen(path: Path, private_folder: bool) -> socket.socket:
     """A listening socket at ``path``, mode 0600 from the start: bound under a temporary name, restricted,
-    then renamed over whatever was there (a socket left by an owner that died)."""
-    if path.parent.name.startswith("spyglass-") and path.parent.parent == Path("/tmp"):
+    then renamed over whatever was there (a socket left by an owner that died). A ``private_folder`` (the
+    one under /tmp) is made 0700 and must belong to this user."""
+    if private_folder:
         path.parent.mkdir(mode=0o700, exist_ok=True)
         info = os.lstat(path.parent)
         if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
