@@ -121,6 +121,7 @@ def test_a_server_that_does_not_answer_is_a_clear_error(polyglot: Path):
     holder = _holder(polyglot, "silent")
     try:
         proc = run("index", "-q", cwd=polyglot, check_code=4)
+        assert "asking the process that owns the index" in proc.stderr
         assert "did not answer" in proc.stderr and str(holder.pid) in proc.stderr
     finally:
         _end(holder)
@@ -132,6 +133,7 @@ def test_a_stale_socket_falls_back_to_the_lock(polyglot: Path):
     try:
         proc = run("index", "-q", cwd=polyglot, check_code=4)
         assert "being written by another process" in proc.stderr and str(holder.pid) in proc.stderr
+        assert "asking" not in proc.stderr  # nobody to ask
     finally:
         _end(holder)
     run("index", "--no-embed", "-q", cwd=polyglot)  # the lock is free: a stale socket is no obstacle

@@ -180,25 +180,27 @@ def _index_by_owner(args: argparse.Namespace, ws: Workspace, holder: dict) -> in
     """Another process owns the index. A server (MCP, LSP) keeps it and answers on a socket: ask it to bring
     the index up to date and show its progress and summary. Anything else (another ``spyglass index``):
     wait for the lock as long as ``--wait`` says, then index here."""
-    if owner.socket_path(ws.db_path.parent).exists():
-        code = _ask_owner(args, ws, holder)
-        if code is not None:
-            return code
+    code = _ask_owner(args, ws, holder)
+    if code is not None:
+        return code
     ws.acquire_writer(args.wait, render.waiting)  # nobody listens: the holder is not a server
     return _index_here(args, ws)
 
 
 def _ask_owner(args: argparse.Namespace, ws: Workspace, holder: dict) -> int | None:
     """The exit code once the owner has updated the index, or None if nobody listens on its socket."""
-    render.asking_owner(holder)
-    if args.model or args.no_embed or args.threads:
-        render.note("the server indexes with its own settings; --model, --no-embed and --threads are ignored")
+
+    def connected() -> None:
+        render.asking_owner(holder)
+        if args.model or args.no_embed or args.threads:
+            render.note("the server indexes with its own settings; --model, --no-embed and --threads are ignored")
+
     try:
         with render.progress(enabled=not (args.quiet or args.json)) as progress:
-            done = owner.update_index(ws.db_path.parent, progress)
+            done = owner.update_index(ws.db_path.parent, progress, on_connected=connected)
     except owner.OwnerUnavailable as e:
         if not e.listening:
-            return None  # a socket left by a server that died
+            return None  # no socket, or one left by a server that died
         raise IndexLocked(
             f"the index is owned by another process (pid {holder.get('pid')}, "
             f"{holder.get('command', 'unknown command')}) that did not answer a request to update it "

@@ -177,10 +177,13 @@ def _send(conn: socket.socket, message: dict) -> None:
 
 
 # -- the asker's side ----------------------------------------------------------------------------
-def ask_owner(index_dir: Path, request: dict, timeout: float = ANSWER_SECONDS) -> Iterator[dict]:
+def ask_owner(
+    index_dir: Path, request: dict, timeout: float = ANSWER_SECONDS, on_connected: Callable[[], None] | None = None
+) -> Iterator[dict]:
     """Send ``request`` to the owner of the index in ``index_dir`` and yield its messages, the first being
     ``accepted``; raises OwnerUnavailable if nobody listens or the owner does not accept within
-    ``timeout`` seconds. After that there is no time limit: the owner's work may take long."""
+    ``timeout`` seconds. After that there is no time limit: the owner's work may take long.
+    ``on_connected`` is called once something listens (before its answer, which may take ``timeout``)."""
     path = socket_path(index_dir)
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         sock.settimeout(timeout)
@@ -190,6 +193,8 @@ def ask_owner(index_dir: Path, request: dict, timeout: float = ANSWER_SECONDS) -
             raise OwnerUnavailable(f"nobody listens on {path} ({e.strerror})") from None
         except OSError as e:
             raise OwnerUnavailable(f"cannot reach the owner at {path}: {e}", listening=True) from None
+        if on_connected is not None:
+            on_connected()
         with sock.makefile("r", encoding="utf-8") as lines:
             try:
                 sock.sendall((json.dumps(request) + "\n").encode("utf-8"))
@@ -205,12 +210,17 @@ def ask_owner(index_dir: Path, request: dict, timeout: float = ANSWER_SECONDS) -
                 yield message
 
 
-def update_index(index_dir: Path, progress: ProgressFn | None = None, timeout: float = ANSWER_SECONDS) -> dict:
+def update_index(
+    index_dir: Path,
+    progress: ProgressFn | None = None,
+    timeout: float = ANSWER_SECONDS,
+    on_connected: Callable[[], None] | None = None,
+) -> dict:
     """Ask the owner of the index in ``index_dir`` to bring it up to date, and wait: returns the ``done``
     message (``pid``, ``report`` and ``index``), calls ``progress`` on the way. Raises OwnerUnavailable
     (nobody answers) or SpyglassError (the owner failed, or stopped before finishing)."""
     pid = None
-    with contextlib.closing(ask_owner(index_dir, {"op": "update"}, timeout)) as messages:
+    with contextlib.closing(ask_owner(index_dir, {"op": "update"}, timeout, on_connected)) as messages:
         for message in messages:
             event = message.get("event")
             if event == "accepted":
