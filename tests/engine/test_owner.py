@@ -28,7 +28,8 @@ def live(polyglot: Path):
 def test_the_owner_brings_the_index_up_to_date_for_another_process(live: LiveIndex):
     index_dir = live.ws.db_path.parent
     path = owner.socket_path(index_dir)
-    assert path == index_dir / "owner.sock"
+    near = index_dir / "owner.sock"
+    assert path == near or len(os.fsencode(near)) > owner.MAX_SOCKET_PATH  # a long temporary folder: /tmp
     assert stat.S_ISSOCK(path.stat().st_mode) and stat.S_IMODE(path.stat().st_mode) == 0o600
     (live.ws.root / "ledger.py").write_text(NEW_FILE, encoding="utf-8")
 

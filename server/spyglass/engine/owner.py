@@ -35,7 +35,7 @@ from .errors import SpyglassError
 log = logging.getLogger(__name__)
 
 SOCKET_NAME = "owner.sock"
-MAX_SOCKET_PATH = 100  # bytes; AF_UNIX allows 104 (macOS) to 108 (Linux), and the temporary name is 2 longer
+MAX_SOCKET_PATH = 96  # bytes; AF_UNIX allows 103 (macOS) to 107 (Linux), and the temporary name is 4 longer
 ANSWER_SECONDS = 5.0  # an owner that has not said "accepted" by then is not going to
 ACCEPT_POLL_SECONDS = 0.5  # how often the listening thread checks whether it should stop
 
@@ -156,7 +156,7 @@ def _listen(path: Path, private_folder: bool) -> socket.socket:
         info = os.lstat(path.parent)
         if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
             raise PermissionError(f"{path.parent} is not a private folder of this user")
-    temporary = path.with_name(f".{os.getpid()}.tmp")
+    temporary = path.with_name(f".{os.getpid()}-{path.stem[:8]}")  # one per index, even in a shared folder
     temporary.unlink(missing_ok=True)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
