@@ -17,8 +17,8 @@ import numpy as np
 
 from .embedding import Embedder
 from .errors import ModelLoadError, UnknownValue
-from .filerules import is_side_path, is_test_path
-from .fusion import fuse, matched_signals, prior, prior_for_tests, scale_similarities
+from .filerules import is_test_path
+from .fusion import Priors, fuse, matched_signals, prior_for_tests, scale_similarities
 from .languages import LANGUAGES, is_code, known_language
 from .parsing import split_lines
 from .query import ParsedQuery, parse_query, query_chunks
@@ -65,10 +65,9 @@ SHORT_QUERY_TERMS = 12  # a query with at most this many content words is short
 QUERY_VECTORS = "whole"  # "whole": embed the query as one text; "max"/"mean": pool over its chunks
 MENTIONED_FILES = 20  # files named in the query (a traceback, a path) join the candidates
 FILE_HEADS = 20  # the best whole-file matches join the candidates through their module span
-TEST_PRIOR = 0.3  # tests rank below the code they test, all else equal (path conventions, any language)
-PROSE_PRIOR = 0.3  # docs, config and other text rank below code, all else equal
+# tests and prose rank below code, all else equal: the defaults of the ``[search.priors]`` setting
+PRIORS = Priors(tests=0.3, prose=0.3)
 NAME_SHARING = False  # a name defined n times gives each definition 1/sqrt(n)
-SIDE_AS_PROSE = True  # code in doc/, examples/, demo/, benchmarks/ folders counts as prose for the prior
 EXTRA_PARTS = 0.0  # parts of a long definition after its best part: weight (0: dropped; docs/quality.md)
 BM25_COLUMNS = (4.0, 2.0, 1.5, 1.0, 0.7)  # name, path, doc, body, terms
 CANDIDATES = 100
@@ -209,16 +208,22 @@ def rank(
     with_vectors: bool,
     terms: list[str],
     short: bool,
+    priors: Priors | None = None,
 ) -> list[tuple[float, StoredSpan]]:
-    """The candidates' signals fused into one score each, scaled by what their file is (test, prose),
-    long definitions counted once, file context blended in; best first."""
+    """The candidates' signals fused into one score each, scaled by what they are (test, prose; ``priors``,
+    else PRIORS), long definitions counted once, file context blended in; best first."""
+    priors = priors or PRIORS
     fused = fuse(signals, profile.weights if with_vectors else profile.lexical_weights, FUSION)
-    test_prior = prior_for_tests(TEST_PRIOR, short=short, terms=terms)
+    test_prior = prior_for_tests(priors.tests, short=short, terms=terms)
     scored = []
     for rowid, score in fused.items():
         span = spans[rowid]
-        code = is_code(span.language) and not (SIDE_AS_PROSE and is_side_path(span.path))
-        score *= prior(is_test_path(span.path), code, test_prior, PROSE_PRIOR)
+        score *= priors.factor(
+            is_test=is_test_path(span.path),
+            is_code=is_code(span.language),
+            exact_name=signals[rowid].get("name", 0.0) >= 1.0,
+            test_prior=test_prior,
+        )
         scored.append((score, span))
     if EXTRA_PARTS != 1.0:
         scored = _one_definition_once(scored, EXTRA_PARTS)
@@ -254,8 +259,10 @@ class Searcher:
         embedder: Embedder | None,
         vectors: VectorCache | None = None,
         reranker: Reranker | None = None,
+        priors: Priors | None = None,
     ):
         self.store = store
+        self.priors = priors  # None: the built-in PRIORS
         self.embedder = embedder
         self.vectors = vectors  # an in-memory copy for warm processes; None: sqlite-vec's scan
         self.reranker = reranker
@@ -350,7 +357,9 @@ class Searcher:
         vectors, note = self._query_vectors(q, profile)
         signals, spans = self._gather(q, vectors, filters, profile)
         signals = {rowid: sig for rowid, sig in signals.items() if rowid in spans and filters.accepts(spans[rowid])}
-        scored = rank(signals, spans, profile, with_vectors=bool(vectors), terms=q.terms, short=short)
+        scored = rank(
+            signals, spans, profile, with_vectors=bool(vectors), terms=q.terms, short=short, priors=self.priors
+        )
         if self.reranker is not None and scored:
             try:
                 texts = [f"{span.qualname}\n{span.text}" for _, span in scored[:RERANK_TOP]]
