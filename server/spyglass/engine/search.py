@@ -26,7 +26,7 @@ from .rerank import Reranker, rerank
 from .shaping import confident, diverse, fit_budget
 from .snippets import Snippet, shorten, snippet_of
 from .spans import KINDS, known_kind
-from .store import Store, StoredSpan
+from .store import Scope, Store, StoredSpan
 from .textnorm import words
 from .vectors import VectorCache, best_mean_by_key
 
@@ -128,7 +128,19 @@ class SearchFilters:
             return False
         if self.kinds and span.kind not in self.kinds:
             return False
-        return not self.globs or any(fnmatch.fnmatch(span.path, g) for g in self.globs)
+        return self.accepts_path(span.path)
+
+    def accepts_path(self, path: str) -> bool:
+        return not self.globs or any(fnmatch.fnmatch(path, g) for g in self.globs)
+
+    def scope(self, store: Store) -> Scope | None:
+        """The index's spans these filters let through, for the retrievers to search within (None: all)."""
+        if not self.active:
+            return None
+        files = None
+        if self.globs:
+            files = tuple(sorted(i for path, i in store.indexed_paths().items() if self.accepts_path(path)))
+        return Scope(files, tuple(self.kinds), tuple(self.languages))
 
     @property
     def active(self) -> bool:
@@ -252,6 +264,16 @@ def _order_within_files(
     return out
 
 
+def priors_within(priors: Priors, filters: SearchFilters) -> Priors:
+    """The priors for a scoped search: a scope of only tests (every glob a test path) or only prose (no code
+    language) lifts that prior, which would lower every candidate alike and sink them under the floor."""
+    if filters.globs and all(is_test_path(g) for g in filters.globs):
+        priors = replace(priors, tests=1.0)
+    if filters.languages and not any(is_code(language) for language in filters.languages):
+        priors = replace(priors, prose=1.0)
+    return priors
+
+
 class Searcher:
     def __init__(
         self,
@@ -357,9 +379,8 @@ class Searcher:
         vectors, note = self._query_vectors(q, profile)
         signals, spans = self._gather(q, vectors, filters, profile)
         signals = {rowid: sig for rowid, sig in signals.items() if rowid in spans and filters.accepts(spans[rowid])}
-        scored = rank(
-            signals, spans, profile, with_vectors=bool(vectors), terms=q.terms, short=short, priors=self.priors
-        )
+        priors = priors_within(self.priors or PRIORS, filters)
+        scored = rank(signals, spans, profile, with_vectors=bool(vectors), terms=q.terms, short=short, priors=priors)
         if self.reranker is not None and scored:
             try:
                 texts = [f"{span.qualname}\n{span.text}" for _, span in scored[:RERANK_TOP]]
@@ -393,12 +414,20 @@ class Searcher:
         every_signal: bool = False,
     ) -> tuple[dict[int, dict[str, float]], dict[int, StoredSpan]]:
         """Candidate spans (by rowid) with each retriever's signal on a 0..1 scale, and the spans themselves;
-        ``every_signal`` also computes the signals the profile gives no weight (for bench/rerank.py)."""
-        pool = CANDIDATES * (5 if filters.active else 1)
+        ``every_signal`` also computes the signals the profile gives no weight (for bench/rerank.py).
+
+        Every retriever searches only the spans the ``filters`` let through (scope first, then rank): a
+        scoped search's signals are relative to the best match in scope, not in the whole index."""
+        pool = CANDIDATES
+        scope = filters.scope(self.store)
         weights = profile.weights if vectors else profile.lexical_weights
         signals: dict[int, dict[str, float]] = {}
+        within = self.store.span_ids_in(scope) if scope is not None and self.vectors is not None else None
         for name, vector in vectors.items():
-            nearest = self.vectors.knn(vector, pool) if self.vectors is not None else self.store.knn(vector, pool)
+            if self.vectors is not None:
+                nearest = self.vectors.knn(vector, pool, within)
+            else:
+                nearest = self.store.knn(vector, pool, scope)
             sims = [max(0.0, 1.0 - float(distance)) for _, distance in nearest]
             for (rowid, _), value in zip(nearest, scale_similarities(sims, VECTOR_SCALE), strict=True):
                 signals.setdefault(rowid, {})[name] = value
@@ -406,25 +435,25 @@ class Searcher:
         file_scores: dict[str, float] = {}
         lexical: dict[int, float] = {}  # also deeper than the pool (LEXICAL_DEPTH)
         if q.terms:
-            hits = self.store.fts(q.fts_match, max(pool, LEXICAL_DEPTH), BM25_COLUMNS)
+            hits = self.store.fts(q.fts_match, max(pool, LEXICAL_DEPTH), BM25_COLUMNS, scope)
             best = min((r for _, r in hits), default=0.0)
             if best < 0:
                 lexical = {rowid: float(rank) / best for rowid, rank in hits}
                 for rowid, _ in hits[:pool]:
                     signals.setdefault(rowid, {})["lexical"] = lexical[rowid]
             if q.title_terms and (every_signal or weights.get("title")):
-                hits = self.store.fts(q.fts_title_match, pool, BM25_COLUMNS)
+                hits = self.store.fts(q.fts_title_match, pool, BM25_COLUMNS, scope)
                 best = min((r for _, r in hits), default=0.0)
                 if best < 0:
                     for rowid, rank in hits:
                         signals.setdefault(rowid, {})["title"] = float(rank) / best
-            files = self.store.file_fts(q.fts_match, pool)
+            files = self.store.file_fts(q.fts_match, pool, scope)
             best = min((r for _, r in files), default=0.0)
             if best < 0:
                 file_scores = {path: float(rank) / best for path, rank in files}
         if q.identifiers:
             wanted = {i.lower() for i in q.identifiers}
-            named = self.store.spans_by_name(q.identifiers, limit=pool)
+            named = self.store.spans_by_name(q.identifiers, limit=pool, scope=scope)
             sharing = Counter(span.name.lower() for span in named)
             for span in named:
                 if "." in span.qualname and span.qualname.lower() in wanted:
@@ -439,7 +468,8 @@ class Searcher:
 
         # the best files of the file-level signals join the candidates through their first span
         best_mentioned = sorted(mentioned, key=lambda p: -mentioned[p])[:MENTIONED_FILES]
-        for head in self.store.file_heads(list(dict.fromkeys([*list(file_scores)[:FILE_HEADS], *best_mentioned]))):
+        heads = list(dict.fromkeys([*list(file_scores)[:FILE_HEADS], *best_mentioned]))
+        for head in self.store.file_heads(heads, scope):
             signals.setdefault(head.rowid, {})
         candidates = self.store.spans_by_rowid(list(signals))
         for rowid in candidates:  # found by another retriever: its BM25 too, not a 0 for missing the pool
