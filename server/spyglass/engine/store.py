@@ -665,6 +665,13 @@ class Store:
         )
         return [StoredSpan(*r) for r in rows]
 
+    def names_between(self, shortest: int, longest: int) -> list[str]:
+        """The distinct span names of ``shortest`` to ``longest`` characters (read from the name index)."""
+        rows = self.con.execute(
+            "SELECT DISTINCT name FROM spans WHERE length(name) BETWEEN ? AND ?", (int(shortest), int(longest))
+        )
+        return [name for (name,) in rows]
+
     def spans_by_span_id(self, span_ids: Sequence[str]) -> list[StoredSpan]:
         sql = f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id WHERE s.span_id IN ({{marks}})"
         return [StoredSpan(*r) for r in self._select_in(sql, span_ids)]
