@@ -422,7 +422,7 @@ class Searcher:
         scope = filters.scope(self.store)
         weights = profile.weights if vectors else profile.lexical_weights
         signals: dict[int, dict[str, float]] = {}
-        within = self.store.span_ids_in(scope) if scope is not None and self.vectors is not None else None
+        within = self.store.span_ids_in(scope) if vectors and scope is not None and self.vectors is not None else None
         for name, vector in vectors.items():
             if self.vectors is not None:
                 nearest = self.vectors.knn(vector, pool, within)
