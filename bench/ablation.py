@@ -2,8 +2,9 @@
 
     python bench/ablation.py QUERIES.jsonl --repos flask,... --work DIR [--only NAME ...]
 
-Each configuration patches the fusion constants of ``spyglass.engine.search`` for its run only; the
-corpora and index in DIR are shared, so after the first run nothing is embedded again.
+Each configuration patches the fusion constants of ``spyglass.engine.search`` for its run only (its
+``PRIORS`` reach the engine as the ``[search.priors]`` setting); the corpora and index in DIR are shared, so
+after the first run nothing is embedded again.
 """
 
 from __future__ import annotations
@@ -14,20 +15,19 @@ import json
 from pathlib import Path
 
 from spyglass.engine import query, search
+from spyglass.engine.fusion import NO_PRIORS, Priors
 from spyglass.evaluation.dataset import load_any
 from spyglass.evaluation.report import format_table, write_report
 from spyglass.evaluation.runner import EvalConfig, run
 
 BASE = {
     "PROFILE": search.PROFILE,
-    "TEST_PRIOR": search.TEST_PRIOR,
+    "PRIORS": search.PRIORS,
     "FILE_HEADS": search.FILE_HEADS,
-    "PROSE_PRIOR": search.PROSE_PRIOR,
     "QUERY_VECTORS": search.QUERY_VECTORS,
     "MENTIONED_FILES": search.MENTIONED_FILES,
     "FUSION": search.FUSION,
     "GAP_CUT": search.GAP_CUT,
-    "SIDE_AS_PROSE": search.SIDE_AS_PROSE,
     "NAME_SHARING": search.NAME_SHARING,
     "USE_PHRASES": query.USE_PHRASES,
     "EXTRA_PARTS": search.EXTRA_PARTS,
@@ -69,12 +69,11 @@ CONFIGS = {
         "PROFILE": dataclasses.replace(
             SESSION_7["PROFILE"], weights={**SESSION_7["PROFILE"].weights, "file_vector": 0.0}
         ),
-        "TEST_PRIOR": 0.5,
-        "PROSE_PRIOR": 0.5,
+        "PRIORS": Priors(tests=0.5, prose=0.5),
         "LEXICAL_DEPTH": 0,
     },
     "no file vector": _profile(file_vector=0.0),
-    "priors 0.5": {"TEST_PRIOR": 0.5, "PROSE_PRIOR": 0.5},
+    "priors 0.5": {"PRIORS": Priors(tests=0.5, prose=0.5)},
     "file vector 0.15": _profile(file_vector=0.15),
     "file vector 0.25": _profile(file_vector=0.25),
     "file vector 0.3": _profile(file_vector=0.3),
@@ -98,13 +97,12 @@ CONFIGS = {
     "no file signal": {**_profile(file=0.0), "FILE_HEADS": 0},
     "no file context": _profile(file_context=0.0),
     "file context 0.5": _profile(file_context=0.5),
-    "no test prior": {"TEST_PRIOR": 1.0},
-    "no priors": {"TEST_PRIOR": 1.0, "PROSE_PRIOR": 1.0},
-    "test prior 0.5": {"TEST_PRIOR": 0.5},
-    "docs/examples folders as prose": {"SIDE_AS_PROSE": True},
+    "no test prior": {"PRIORS": Priors(tests=1.0)},
+    "no priors": {"PRIORS": NO_PRIORS},
+    "test prior 0.5": {"PRIORS": Priors(tests=0.5)},
     "shared names weigh less": {"NAME_SHARING": True},
-    "prose prior 0.7": {"PROSE_PRIOR": 0.7},
-    "prose prior 0.35": {"PROSE_PRIOR": 0.35},
+    "prose prior 0.7": {"PRIORS": Priors(prose=0.7)},
+    "prose prior 0.35": {"PRIORS": Priors(prose=0.35)},
     "no identifier phrases": {"USE_PHRASES": False},
     "rrf fusion": {"FUSION": "rrf"},
     "BM25 only for its own pool": {"LEXICAL_DEPTH": 0},
@@ -145,6 +143,7 @@ def main() -> None:
         for key, value in {**BASE, **patch}.items():
             setattr(search if hasattr(search, key) else query, key, value)
         overrides = {"embed": False} if args.no_embed else {}
+        overrides["search"] = {"priors": {"tests": search.PRIORS.tests, "prose": search.PRIORS.prose}}
         report = run(queries, EvalConfig(work=args.work.resolve(), overrides=overrides, query_part=args.query_part))
         rows[name] = report["systems"]["spyglass"]
         rows.setdefault("bm25 control", report["systems"]["bm25 control"])

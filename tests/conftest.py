@@ -48,3 +48,47 @@ def polyglot(tmp_path: Path) -> Path:
     root = tmp_path / "polyglot"
     shutil.copytree(FIXTURES / "polyglot", root)
     return root
+
+
+TRANSPORT_FUNCTIONS = ("connect_with_deadline", "read_until_deadline", "close_after_deadline", "pool_wait")
+
+
+@pytest.fixture
+def transport_functions() -> tuple[str, ...]:
+    """The functions of ``scoped_workspace``'s ``pkg/transports/`` folder."""
+    return TRANSPORT_FUNCTIONS
+
+
+@pytest.fixture
+def scoped_workspace(tmp_path: Path) -> Path:
+    """A Python project where one folder (``pkg/transports/``) holds several functions about timeouts that
+    rank far below 600 out-of-scope functions saying "timeout" in their names and over and over in their
+    bodies: a scoped search must find the folder's functions however well the rest of the code matches."""
+    root = tmp_path / "scoped"
+    for f in range(40):
+        lines = [f'"""Timeout settings, part {f}."""\n']
+        for i in range(15):
+            lines.append(
+                f"def timeout_{f}_{i}(timeout=None):\n"
+                f'    """Timeout {i}: the timeout, the read timeout and the connect timeout."""\n'
+                f"    return timeout or DEFAULT_TIMEOUT_{i}  # timeout timeout\n\n"
+            )
+        (root / "pkg" / "config").mkdir(parents=True, exist_ok=True)
+        (root / "pkg" / "config" / f"part{f}.py").write_text("\n".join(lines), encoding="utf-8")
+    transports = root / "pkg" / "transports"
+    transports.mkdir(parents=True)
+    for file, names in (("sockets.py", TRANSPORT_FUNCTIONS[:2]), ("pool.py", TRANSPORT_FUNCTIONS[2:])):
+        (transports / file).write_text("\n".join(_transport_function(name) for name in names), encoding="utf-8")
+    return root
+
+
+def _transport_function(name: str) -> str:
+    return (
+        f"def {name}(sock, limits):\n"
+        f'    """Wait on the socket for {name.replace("_", " ")}, raising on timeout."""\n'
+        "    started = clock()\n"
+        "    while not sock.ready():\n"
+        "        if clock() - started > limits.seconds:\n"
+        "            raise Expired(limits)\n"
+        "    return sock\n"
+    )

@@ -183,3 +183,11 @@ def test_console_script_and_module_agree(tmp_path: Path):
     a = subprocess.run([str(exe), "--help"], capture_output=True, text=True, check=True, env=env).stdout
     b = run("--help", cwd=tmp_path).stdout
     assert a == b and "index" in a and "eval" in a
+
+
+def test_a_glob_scopes_the_search_before_ranking(scoped_workspace: Path, transport_functions: tuple):
+    run("index", "--no-embed", "-q", cwd=scoped_workspace)
+    proc = run("search", "timeout", "--glob", "pkg/transports/*", "--json", cwd=scoped_workspace)
+    results = json.loads(proc.stdout)["results"]
+    assert len(results) > 1 and all(r["path"].startswith("pkg/transports/") for r in results)
+    assert set(transport_functions) <= {r["symbol"] for r in results}

@@ -127,13 +127,13 @@ def test_context_of_a_line_in_a_function(ws: Workspace):
     assert ctx["imports"] == ["import os", "from shop.cart import ( Cart, )"]
 
     refs = [(r["symbol"], r["path"]) for r in ctx["references"]]
-    # the same file first, then the imported file (in order of first mention: "total" is in the docstring);
-    # the decoy's same-named functions lose to the imported file's
+    # the same file first, then the imported file, in order of first use in the code (the docstring's
+    # "total" does not count); the decoy's same-named functions lose to the imported file's
     assert refs == [
         ("format_total", "shop/main.py"),
-        ("Cart.total", "shop/cart.py"),
         ("Cart", "shop/cart.py"),
         ("Cart.add_item", "shop/cart.py"),
+        ("Cart.total", "shop/cart.py"),
     ]
     assert all(r["signature"] for r in ctx["references"])
     assert ctx["references"][0]["signature"] == "def format_total(value, sep)"

@@ -42,3 +42,24 @@ def test_broken_toml_is_reported_not_fatal(tmp_path):
     (tmp_path / ".spyglass.toml").write_text("this is = = not toml", encoding="utf-8")
     settings, _ = load_settings(tmp_path, env={})
     assert settings == Settings()
+
+
+def test_search_priors_from_a_table_a_switch_and_the_environment(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.spyglass.search.priors]\ntests = 0.5\n", encoding="utf-8")
+    (tmp_path / ".spyglass.toml").write_text("[search.priors]\nprose = 0.9\n", encoding="utf-8")
+    settings, warnings = load_settings(tmp_path, env={})
+    assert warnings == []
+    # the two tables add up key by key
+    assert (settings.search.priors.tests, settings.search.priors.prose, settings.search.priors.enabled) == (
+        0.5,
+        0.9,
+        True,
+    )
+    off, _ = load_settings(tmp_path, env={"SPYGLASS_SEARCH": '{"priors": false}'})
+    assert off.search.priors.enabled is False
+
+
+def test_a_bad_prior_warns_and_keeps_the_default(tmp_path):
+    (tmp_path / ".spyglass.toml").write_text("[search.priors]\ntests = 3\n", encoding="utf-8")
+    settings, warnings = load_settings(tmp_path, env={})
+    assert settings.search.priors.tests == 0.3 and any("search" in w for w in warnings)

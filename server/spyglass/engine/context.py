@@ -9,13 +9,8 @@ file's current text for its imports.
 
 * Imports are syntax nodes, listed per language in one table (:data:`IMPORTS`): node types that are
   import statements wherever they occur, plus calls that import (``require``) when near the top level.
-* References are found by a regex over the span's text rather than by tree-sitter identifier nodes: the
-  identifier node types differ in every grammar (``identifier``, ``type_identifier``,
-  ``field_identifier``, ``constant``, ``name`` ...), a regex treats every language alike (window-indexed
-  ones too), and the exact-name lookup in the index discards almost all of what it over-collects
-  (a word in a comment only counts if a definition of that name exists). Each name resolves to its
-  definitions in the best place that has one: the same file, else a file the imports mention, else
-  anywhere.
+* References are resolved by :mod:`.references`: how the code uses a name (``self.x``, ``x`` on its own,
+  ``module.x``, ``other.x``) decides where its definition may be.
 """
 
 from __future__ import annotations
@@ -24,12 +19,11 @@ import functools
 import logging
 import re
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 
 from tree_sitter import Node, Parser, Query, QueryCursor
 
-from .filerules import is_test_path
-from .languages import grammar_for, is_code, language_for
+from .languages import grammar_for, language_for
+from .references import references
 from .related import FILE_KINDS, span_at
 from .search import Searcher
 from .store import StoredSpan
@@ -38,10 +32,6 @@ log = logging.getLogger(__name__)
 
 MAX_IMPORTS = 50
 IMPORT_CHARS = 200
-MAX_REFERENCES = 20
-MAX_NAMES = 200  # distinct identifiers of one span looked up in the index
-PER_NAME = 3  # definitions kept for one name (overloads, same-named methods of several classes)
-MIN_NAME = 3
 CALL_DEPTH = 3  # an importing call counts up to this far below the root: `const x = require("x")`
 
 
@@ -83,23 +73,6 @@ IMPORTS: dict[str, ImportSyntax] = {
     "bash": ImportSyntax(frozenset(), "command", "name", frozenset({"source", "."})),
 }
 
-# Words never worth a lookup: reserved words and literals of the parsed languages (3+ characters); words that
-# are also common function names (match, type, register, delete ...) stay, since an exact definition decides.
-KEYWORDS = frozenset(
-    """
-    and abstract alias any assert async await begin bool boolean break byte case catch char class const
-    constexpr continue crate debugger def defer del double dyn elif else elsif end ensure enum esac except
-    explicit export extends extern false fallthrough final finally float for foreach from func function global
-    goto impl implements import inline instanceof int interface internal lambda let long loop mod mut
-    namespace native new nil nonlocal not null operator override package pass private protected pub public
-    raise readonly ref rescue restrict retry return self short signed sizeof static struct super switch
-    synchronized then this throw throws trait true try typedef typeof union unless unsafe unsigned until use
-    using var virtual void volatile when where while with yield None True False Self
-    """.split()
-)
-
-_IDENT_RE = re.compile(r"[^\W\d]\w*")
-_WORD_RE = re.compile(r"\w+")
 _WS_RE = re.compile(r"\s+")
 
 
@@ -150,8 +123,8 @@ def _no_span_message(searcher: Searcher, rel: str, line: int, text: str | None, 
 
 
 def file_imports(data: bytes, language: str | None) -> list[str]:
-    """The file's import statements in file order, each on one line; [] for a language without a table
-    entry or a grammar."""
+    """The file's distinct import statements in file order, each on one line; [] for a language without a
+    table entry or a grammar."""
     syntax = IMPORTS.get(language or "")
     grammar = grammar_for(language)
     if syntax is None or grammar is None:
@@ -159,7 +132,8 @@ def file_imports(data: bytes, language: str | None) -> list[str]:
     root = Parser(grammar[0]).parse(data).root_node
     nodes = _statement_nodes(root, language, syntax) + _call_nodes(root, syntax)
     nodes.sort(key=lambda n: n.start_byte)
-    return [_one_line(data, n) for n in nodes[:MAX_IMPORTS]]
+    # the same import written twice (a lazy `import h2` in two functions) is listed once
+    return list(dict.fromkeys(_one_line(data, n) for n in nodes))[:MAX_IMPORTS]
 
 
 @functools.cache
@@ -202,60 +176,3 @@ def _callee(call: Node, syntax: ImportSyntax) -> str | None:
 def _one_line(data: bytes, node: Node) -> str:
     text = data[node.start_byte : node.end_byte].decode("utf-8", "replace")
     return _WS_RE.sub(" ", text).strip()[:IMPORT_CHARS]
-
-
-# --- references -------------------------------------------------------------------------------------
-
-
-def references(searcher: Searcher, span: StoredSpan, imports: list[str]) -> list[StoredSpan]:
-    """Definitions the index holds for the names ``span``'s text uses, best placed first."""
-    names = identifiers(span)
-    if not names:
-        return []
-    order = {name: i for i, name in enumerate(names)}
-    imported = _import_words(imports)
-    best: dict[str, list[tuple[int, StoredSpan]]] = {}
-    for other in searcher.store.spans_named_exactly(names):
-        if other.kind in FILE_KINDS or not is_code(other.language) or _overlaps(span, other):
-            continue
-        tier = 0 if other.path == span.path else 1 if _mentioned(other.path, imported) else 2
-        best.setdefault(other.name, []).append((tier, other))
-    picked: list[tuple[int, StoredSpan]] = []
-    for candidates in best.values():
-        top = min(t for t, _ in candidates)
-        same = sorted((c for c in candidates if c[0] == top), key=lambda c: _place(c[1]))
-        picked.extend(same[:PER_NAME])
-    picked.sort(key=lambda c: (c[0], order[c[1].name], _place(c[1])))
-    return [s for _, s in picked[:MAX_REFERENCES]]
-
-
-def identifiers(span: StoredSpan) -> list[str]:
-    """The distinct names in ``span``'s text, in order of first use, less its own name, keywords and
-    names shorter than MIN_NAME."""
-    seen: dict[str, None] = {}
-    for name in _IDENT_RE.findall(span.text):
-        if len(name) >= MIN_NAME and name != span.name and name not in KEYWORDS:
-            seen.setdefault(name, None)
-            if len(seen) >= MAX_NAMES:
-                break
-    return list(seen)
-
-
-def _import_words(imports: list[str]) -> set[str]:
-    return {w.lower() for w in _WORD_RE.findall(" ".join(imports))}
-
-
-def _mentioned(path: str, words: set[str]) -> bool:
-    """Whether an import names this file: its stem (``cart`` of ``shop/cart.py``) or its folder (a Go
-    package, a Python package's ``__init__``)."""
-    p = PurePosixPath(path)
-    return p.stem.lower() in words or p.parent.name.lower() in words
-
-
-def _place(span: StoredSpan) -> tuple:
-    return (is_test_path(span.path), span.path, span.start_line)
-
-
-def _overlaps(a: StoredSpan, b: StoredSpan) -> bool:
-    """The same file and overlapping lines: the span itself, what encloses it or what it encloses."""
-    return a.path == b.path and a.start_line <= b.end_line and b.start_line <= a.end_line

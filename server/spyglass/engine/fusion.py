@@ -9,12 +9,15 @@ the evaluation can compare them (docs/quality.md):
 - ``rrf``: reciprocal rank fusion, ``sum(w / (RRF_K + rank))`` over the signals, scaled so a candidate
   first in every signal scores 1. It ignores how far apart the scores are, only their order.
 
-Priors then scale the fused score by what a file is: tests and prose rank below the code, all else equal.
+Priors then scale the fused score by what a span is: tests and prose rank below the code, all else equal.
+Code is code wherever it lives (Go keeps real code in package ``doc/``), and a definition whose name the
+query gives exactly keeps its score in a test file too: a path prior never sinks an exact name match.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 RRF_K = 60
 
@@ -86,6 +89,23 @@ def prior_for_tests(base: float, *, short: bool, terms: Iterable[str]) -> float:
     """The test prior for one query: none for a short query that asks for tests ("tests for the parser"),
     ``base`` otherwise (a long issue mentions tests whatever it is about)."""
     return 1.0 if short and not TEST_WORDS.isdisjoint(terms) else base
+
+
+@dataclass(frozen=True)
+class Priors:
+    """How much what a span is scales its score (1: no effect). Set by ``[search.priors]`` (settings.py)."""
+
+    tests: float = 0.3  # spans of test files (path conventions of many languages)
+    prose: float = 0.3  # spans of languages that are not code: docs, config, other text
+
+    def factor(self, *, is_test: bool, is_code: bool, exact_name: bool, test_prior: float | None = None) -> float:
+        """The factor for one span; ``test_prior`` replaces ``tests`` for one query (see prior_for_tests).
+        An exact name match is exempt from the test prior: where a definition lives never hides it."""
+        tests = self.tests if test_prior is None else test_prior
+        return prior(is_test and not exact_name, is_code, tests, self.prose)
+
+
+NO_PRIORS = Priors(tests=1.0, prose=1.0)
 
 
 def prior(is_test: bool, is_code: bool, test_prior: float, prose_prior: float) -> float:

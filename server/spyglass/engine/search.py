@@ -17,8 +17,8 @@ import numpy as np
 
 from .embedding import Embedder
 from .errors import ModelLoadError, UnknownValue
-from .filerules import is_side_path, is_test_path
-from .fusion import fuse, matched_signals, prior, prior_for_tests, scale_similarities
+from .filerules import is_test_path
+from .fusion import Priors, fuse, matched_signals, prior_for_tests, scale_similarities
 from .languages import LANGUAGES, is_code, known_language
 from .parsing import split_lines
 from .query import ParsedQuery, parse_query, query_chunks
@@ -26,7 +26,7 @@ from .rerank import Reranker, rerank
 from .shaping import confident, diverse, fit_budget
 from .snippets import Snippet, shorten, snippet_of
 from .spans import KINDS, known_kind
-from .store import Store, StoredSpan
+from .store import Scope, Store, StoredSpan
 from .textnorm import words
 from .vectors import VectorCache, best_mean_by_key
 
@@ -65,10 +65,9 @@ SHORT_QUERY_TERMS = 12  # a query with at most this many content words is short
 QUERY_VECTORS = "whole"  # "whole": embed the query as one text; "max"/"mean": pool over its chunks
 MENTIONED_FILES = 20  # files named in the query (a traceback, a path) join the candidates
 FILE_HEADS = 20  # the best whole-file matches join the candidates through their module span
-TEST_PRIOR = 0.3  # tests rank below the code they test, all else equal (path conventions, any language)
-PROSE_PRIOR = 0.3  # docs, config and other text rank below code, all else equal
+# tests and prose rank below code, all else equal: the defaults of the ``[search.priors]`` setting
+PRIORS = Priors(tests=0.3, prose=0.3)
 NAME_SHARING = False  # a name defined n times gives each definition 1/sqrt(n)
-SIDE_AS_PROSE = True  # code in doc/, examples/, demo/, benchmarks/ folders counts as prose for the prior
 EXTRA_PARTS = 0.0  # parts of a long definition after its best part: weight (0: dropped; docs/quality.md)
 BM25_COLUMNS = (4.0, 2.0, 1.5, 1.0, 0.7)  # name, path, doc, body, terms
 CANDIDATES = 100
@@ -129,7 +128,19 @@ class SearchFilters:
             return False
         if self.kinds and span.kind not in self.kinds:
             return False
-        return not self.globs or any(fnmatch.fnmatch(span.path, g) for g in self.globs)
+        return self.accepts_path(span.path)
+
+    def accepts_path(self, path: str) -> bool:
+        return not self.globs or any(fnmatch.fnmatch(path, g) for g in self.globs)
+
+    def scope(self, store: Store) -> Scope | None:
+        """The index's spans these filters let through, for the retrievers to search within (None: all)."""
+        if not self.active:
+            return None
+        files = None
+        if self.globs:
+            files = tuple(sorted(i for path, i in store.indexed_paths().items() if self.accepts_path(path)))
+        return Scope(files, tuple(self.kinds), tuple(self.languages))
 
     @property
     def active(self) -> bool:
@@ -209,16 +220,22 @@ def rank(
     with_vectors: bool,
     terms: list[str],
     short: bool,
+    priors: Priors | None = None,
 ) -> list[tuple[float, StoredSpan]]:
-    """The candidates' signals fused into one score each, scaled by what their file is (test, prose),
-    long definitions counted once, file context blended in; best first."""
+    """The candidates' signals fused into one score each, scaled by what they are (test, prose; ``priors``,
+    else PRIORS), long definitions counted once, file context blended in; best first."""
+    priors = priors or PRIORS
     fused = fuse(signals, profile.weights if with_vectors else profile.lexical_weights, FUSION)
-    test_prior = prior_for_tests(TEST_PRIOR, short=short, terms=terms)
+    test_prior = prior_for_tests(priors.tests, short=short, terms=terms)
     scored = []
     for rowid, score in fused.items():
         span = spans[rowid]
-        code = is_code(span.language) and not (SIDE_AS_PROSE and is_side_path(span.path))
-        score *= prior(is_test_path(span.path), code, test_prior, PROSE_PRIOR)
+        score *= priors.factor(
+            is_test=is_test_path(span.path),
+            is_code=is_code(span.language),
+            exact_name=signals[rowid].get("name", 0.0) >= 1.0,
+            test_prior=test_prior,
+        )
         scored.append((score, span))
     if EXTRA_PARTS != 1.0:
         scored = _one_definition_once(scored, EXTRA_PARTS)
@@ -247,6 +264,16 @@ def _order_within_files(
     return out
 
 
+def priors_within(priors: Priors, filters: SearchFilters) -> Priors:
+    """The priors for a scoped search: a scope of only tests (every glob a test path) or only prose (no code
+    language) lifts that prior, which would lower every candidate alike and sink them under the floor."""
+    if filters.globs and all(is_test_path(g) for g in filters.globs):
+        priors = replace(priors, tests=1.0)
+    if filters.languages and not any(is_code(language) for language in filters.languages):
+        priors = replace(priors, prose=1.0)
+    return priors
+
+
 class Searcher:
     def __init__(
         self,
@@ -254,8 +281,10 @@ class Searcher:
         embedder: Embedder | None,
         vectors: VectorCache | None = None,
         reranker: Reranker | None = None,
+        priors: Priors | None = None,
     ):
         self.store = store
+        self.priors = priors  # None: the built-in PRIORS
         self.embedder = embedder
         self.vectors = vectors  # an in-memory copy for warm processes; None: sqlite-vec's scan
         self.reranker = reranker
@@ -350,7 +379,8 @@ class Searcher:
         vectors, note = self._query_vectors(q, profile)
         signals, spans = self._gather(q, vectors, filters, profile)
         signals = {rowid: sig for rowid, sig in signals.items() if rowid in spans and filters.accepts(spans[rowid])}
-        scored = rank(signals, spans, profile, with_vectors=bool(vectors), terms=q.terms, short=short)
+        priors = priors_within(self.priors or PRIORS, filters)
+        scored = rank(signals, spans, profile, with_vectors=bool(vectors), terms=q.terms, short=short, priors=priors)
         if self.reranker is not None and scored:
             try:
                 texts = [f"{span.qualname}\n{span.text}" for _, span in scored[:RERANK_TOP]]
@@ -384,12 +414,20 @@ class Searcher:
         every_signal: bool = False,
     ) -> tuple[dict[int, dict[str, float]], dict[int, StoredSpan]]:
         """Candidate spans (by rowid) with each retriever's signal on a 0..1 scale, and the spans themselves;
-        ``every_signal`` also computes the signals the profile gives no weight (for bench/rerank.py)."""
-        pool = CANDIDATES * (5 if filters.active else 1)
+        ``every_signal`` also computes the signals the profile gives no weight (for bench/rerank.py).
+
+        Every retriever searches only the spans the ``filters`` let through (scope first, then rank): a
+        scoped search's signals are relative to the best match in scope, not in the whole index."""
+        pool = CANDIDATES
+        scope = filters.scope(self.store)
         weights = profile.weights if vectors else profile.lexical_weights
         signals: dict[int, dict[str, float]] = {}
+        within = self.store.span_ids_in(scope) if vectors and scope is not None and self.vectors is not None else None
         for name, vector in vectors.items():
-            nearest = self.vectors.knn(vector, pool) if self.vectors is not None else self.store.knn(vector, pool)
+            if self.vectors is not None:
+                nearest = self.vectors.knn(vector, pool, within)
+            else:
+                nearest = self.store.knn(vector, pool, scope)
             sims = [max(0.0, 1.0 - float(distance)) for _, distance in nearest]
             for (rowid, _), value in zip(nearest, scale_similarities(sims, VECTOR_SCALE), strict=True):
                 signals.setdefault(rowid, {})[name] = value
@@ -397,25 +435,25 @@ class Searcher:
         file_scores: dict[str, float] = {}
         lexical: dict[int, float] = {}  # also deeper than the pool (LEXICAL_DEPTH)
         if q.terms:
-            hits = self.store.fts(q.fts_match, max(pool, LEXICAL_DEPTH), BM25_COLUMNS)
+            hits = self.store.fts(q.fts_match, max(pool, LEXICAL_DEPTH), BM25_COLUMNS, scope)
             best = min((r for _, r in hits), default=0.0)
             if best < 0:
                 lexical = {rowid: float(rank) / best for rowid, rank in hits}
                 for rowid, _ in hits[:pool]:
                     signals.setdefault(rowid, {})["lexical"] = lexical[rowid]
             if q.title_terms and (every_signal or weights.get("title")):
-                hits = self.store.fts(q.fts_title_match, pool, BM25_COLUMNS)
+                hits = self.store.fts(q.fts_title_match, pool, BM25_COLUMNS, scope)
                 best = min((r for _, r in hits), default=0.0)
                 if best < 0:
                     for rowid, rank in hits:
                         signals.setdefault(rowid, {})["title"] = float(rank) / best
-            files = self.store.file_fts(q.fts_match, pool)
+            files = self.store.file_fts(q.fts_match, pool, scope)
             best = min((r for _, r in files), default=0.0)
             if best < 0:
                 file_scores = {path: float(rank) / best for path, rank in files}
         if q.identifiers:
             wanted = {i.lower() for i in q.identifiers}
-            named = self.store.spans_by_name(q.identifiers, limit=pool)
+            named = self.store.spans_by_name(q.identifiers, limit=pool, scope=scope)
             sharing = Counter(span.name.lower() for span in named)
             for span in named:
                 if "." in span.qualname and span.qualname.lower() in wanted:
@@ -430,7 +468,8 @@ class Searcher:
 
         # the best files of the file-level signals join the candidates through their first span
         best_mentioned = sorted(mentioned, key=lambda p: -mentioned[p])[:MENTIONED_FILES]
-        for head in self.store.file_heads(list(dict.fromkeys([*list(file_scores)[:FILE_HEADS], *best_mentioned]))):
+        heads = list(dict.fromkeys([*list(file_scores)[:FILE_HEADS], *best_mentioned]))
+        for head in self.store.file_heads(heads, scope):
             signals.setdefault(head.rowid, {})
         candidates = self.store.spans_by_rowid(list(signals))
         for rowid in candidates:  # found by another retriever: its BM25 too, not a 0 for missing the pool

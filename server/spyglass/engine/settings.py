@@ -15,12 +15,46 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 log = logging.getLogger(__name__)
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 ENV_PREFIX = "SPYGLASS_"
+
+
+class PriorSettings(BaseModel):
+    """``[search.priors]``: how much what a span is scales its score, all else equal (1: no effect).
+
+    Code is code wherever it lives (a ``doc/`` or ``examples/`` folder too), and a definition whose name the
+    query gives exactly is never lowered by the test prior. ``[search] priors = false`` turns them all off."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    enabled: bool = Field(True, description="False: no prior at all; spans rank by their signals alone.")
+    tests: float = Field(
+        0.3,
+        ge=0,
+        le=1,
+        description="Spans of test files (by path conventions); lifted for a short query asking "
+        "for tests ('tests for the parser') and for a definition the query names exactly.",
+    )
+    prose: float = Field(
+        0.3, ge=0, le=1, description="Spans of languages that are not code: Markdown, reStructuredText, config, text."
+    )
+
+
+class SearchSettings(BaseModel):
+    """``[search]``: how results are ranked."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    priors: PriorSettings = Field(default_factory=PriorSettings, description="See PriorSettings.")
+
+    @field_validator("priors", mode="before")
+    @classmethod
+    def _switch(cls, value: Any) -> Any:
+        return {"enabled": value} if isinstance(value, bool) else value  # `priors = false`
 
 
 class Settings(BaseModel):
@@ -65,6 +99,9 @@ class Settings(BaseModel):
         200, ge=20, description="Longer symbols are split into parts that each repeat the header."
     )
     index_dir: str = Field(".spyglass", description="Where the index lives, relative to the root unless absolute.")
+    search: SearchSettings = Field(
+        default_factory=SearchSettings, description="Ranking: the ``[search]`` table (``[search.priors]``)."
+    )
 
 
 _FIELDS = set(Settings.model_fields)
@@ -107,6 +144,11 @@ def _from_env(env: dict[str, str], warnings: list[str]) -> dict[str, Any]:
         annotation = Settings.model_fields[key].annotation
         if annotation == list[str]:
             out[key] = json.loads(value) if value.startswith("[") else [p for p in value.split(",") if p]
+        elif isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            try:  # a table, as JSON: SPYGLASS_SEARCH='{"priors": false}'
+                out[key] = json.loads(value)
+            except json.JSONDecodeError as e:
+                warnings.append(f"{name} is not JSON ({e}); ignored")
         else:
             out[key] = value
     return out
@@ -149,9 +191,18 @@ def load_settings(
         # each value is checked on its own, so a bad one falls back to the layer below it
         for key, value in layer.items():
             problems: list[str] = []
+            if isinstance(value, dict) and isinstance(merged.get(key), dict):
+                value = _deep_merge(merged[key], value)  # a table adds to the one below, key by key
             _validated({**merged, key: value}, problems)
             if problems:
                 warnings.extend(f"{source}: {p}" for p in problems)
             else:
                 merged[key] = value
     return _validated(merged, warnings), warnings
+
+
+def _deep_merge(low: dict[str, Any], high: dict[str, Any]) -> dict[str, Any]:
+    out = dict(low)
+    for key, value in high.items():
+        out[key] = _deep_merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out

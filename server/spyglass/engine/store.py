@@ -8,6 +8,7 @@ not be shared across threads without care, and MCP/LSP handlers run on worker th
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import re
@@ -86,6 +87,36 @@ class PendingEmbedding:
     doc: str
     text: str
     path: str
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """The spans a search may see: those of ``file_ids`` (None: every file) of these ``kinds`` and
+    ``languages`` (empty: any). Every retriever applies it in SQL before ranking, so a scoped search ranks
+    the scope's candidates against each other, not against the whole index."""
+
+    file_ids: tuple[int, ...] | None = None
+    kinds: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ()
+
+    def spans_sql(self) -> tuple[str, list[Any]]:
+        """``SELECT id FROM spans WHERE ...`` for the spans in scope, and its parameters."""
+        conditions, args = [], []
+        for column, values in (("file_id", self.file_ids), ("kind", self.kinds), ("language", self.languages)):
+            if values is not None and (values or column == "file_id"):
+                conditions.append(f"{column} IN (SELECT value FROM json_each(?))")
+                args.append(json.dumps(list(values)))
+        return "SELECT id FROM spans WHERE " + (" AND ".join(conditions) or "1"), args
+
+
+def _within(scope: Scope | None, column: str, files: bool = False) -> tuple[str, list[Any]]:
+    """`` AND column IN (...)``: the spans in ``scope`` (``files``: the files with a span in scope)."""
+    if scope is None:
+        return "", []
+    sql, args = scope.spans_sql()
+    if files:
+        sql = sql.replace("SELECT id FROM", "SELECT DISTINCT file_id FROM", 1)
+    return f" AND {column} IN ({sql})", args
 
 
 _CORRUPT = (apsw.CorruptError, apsw.NotADBError)
@@ -474,16 +505,17 @@ class Store:
             return con.changes()
 
     # -- reading ---------------------------------------------------------------------------------
-    def knn(self, vectors: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """(span rowid, cosine distance) of the ``k`` nearest embedded spans to one query vector, or to
-        the nearest of several (one per row)."""
+    def knn(self, vectors: np.ndarray, k: int, scope: Scope | None = None) -> list[tuple[int, float]]:
+        """(span rowid, cosine distance) of the ``k`` nearest embedded spans (in ``scope``) to one query
+        vector, or to the nearest of several (one per row)."""
         if not self.has_vectors():
             return []
+        within, args = _within(scope, "rowid")
         best: dict[int, float] = {}
         for vector in np.atleast_2d(np.asarray(vectors, dtype=np.float32)):
             for rowid, distance in self.con.execute(
-                "SELECT rowid, distance FROM span_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance",
-                (vector.tobytes(), int(k)),
+                f"SELECT rowid, distance FROM span_vectors WHERE embedding MATCH ? AND k = ?{within} ORDER BY distance",
+                (vector.tobytes(), int(k), *args),
             ):
                 best[rowid] = min(distance, best.get(rowid, distance))
         return sorted(best.items(), key=lambda item: item[1])[:k]
@@ -514,35 +546,44 @@ class Store:
         )
         return list(self._select_in(sql, paths))
 
-    def fts(self, match: str, limit: int, weights: Sequence[float]) -> list[tuple[int, float]]:
-        """(span rowid, bm25) for an FTS5 MATCH expression; bm25 is negative, lower is better."""
+    def fts(
+        self, match: str, limit: int, weights: Sequence[float], scope: Scope | None = None
+    ) -> list[tuple[int, float]]:
+        """(span rowid, bm25) for an FTS5 MATCH expression, spans in ``scope`` only; bm25 is negative, lower
+        is better."""
         w = ", ".join(str(float(x)) for x in weights)
+        within, args = _within(scope, "rowid")
         return list(
             self.con.execute(
-                f"SELECT rowid, bm25(spans_fts, {w}) AS r FROM spans_fts WHERE spans_fts MATCH ? ORDER BY r LIMIT ?",
-                (match, int(limit)),
+                f"SELECT rowid, bm25(spans_fts, {w}) AS r FROM spans_fts WHERE spans_fts MATCH ?{within} "
+                "ORDER BY r LIMIT ?",
+                (match, *args, int(limit)),
             )
         )
 
-    def file_fts(self, match: str, limit: int) -> list[tuple[str, float]]:
-        """(path, bm25) of whole files for an FTS5 MATCH expression; bm25 is negative, lower is better."""
+    def file_fts(self, match: str, limit: int, scope: Scope | None = None) -> list[tuple[str, float]]:
+        """(path, bm25) of whole files (with a span in ``scope``) for an FTS5 MATCH expression; bm25 is
+        negative, lower is better."""
+        within, args = _within(scope, "rowid", files=True)
         return list(
             self.con.execute(
                 "SELECT f.path, r FROM (SELECT rowid, bm25(files_fts, 2.0, 1.0, 0.5) AS r FROM files_fts "
-                "WHERE files_fts MATCH ? ORDER BY r LIMIT ?) JOIN files f ON f.id = rowid ORDER BY r",
-                (match, int(limit)),
+                f"WHERE files_fts MATCH ?{within} ORDER BY r LIMIT ?) JOIN files f ON f.id = rowid ORDER BY r",
+                (match, *args, int(limit)),
             )
         )
 
-    def file_heads(self, paths: Sequence[str]) -> list[StoredSpan]:
-        """The outermost first span of each file (its module span or first window): a file's stand-in."""
+    def file_heads(self, paths: Sequence[str], scope: Scope | None = None) -> list[StoredSpan]:
+        """The outermost first span of each file (its module span or first window): a file's stand-in;
+        with ``scope``, the outermost first span in scope."""
         if not paths:
             return []
         marks = ",".join("?" * len(paths))
+        within, args = _within(scope, "s.id")
         rows = self.con.execute(
             f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id WHERE f.path IN ({marks}) "
-            "AND s.start_line = 1 ORDER BY f.path, s.end_line DESC",
-            list(paths),
+            f"AND s.start_line = 1{within} ORDER BY f.path, s.end_line DESC",
+            [*paths, *args],
         )
         heads: dict[str, StoredSpan] = {}
         for r in rows:
@@ -574,16 +615,27 @@ class Store:
         sql = f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id WHERE s.id IN ({{marks}})"
         return {r[0]: StoredSpan(*r) for r in self._select_in(sql, rowids)}
 
-    def spans_by_name(self, names: Sequence[str], limit: int = 50) -> list[StoredSpan]:
+    def spans_by_name(self, names: Sequence[str], limit: int = 50, scope: Scope | None = None) -> list[StoredSpan]:
+        """Spans named (case-insensitively) or qualified-named (exactly) one of ``names``, in ``scope``."""
         if not names:
             return []
         marks = ",".join("?" * len(names))
+        within, args = _within(scope, "s.id")
         rows = self.con.execute(
             f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id "
-            f"WHERE s.name COLLATE NOCASE IN ({marks}) OR s.qualname IN ({marks}) LIMIT ?",
-            (*names, *names, limit),
+            f"WHERE (s.name COLLATE NOCASE IN ({marks}) OR s.qualname IN ({marks})){within} LIMIT ?",
+            (*names, *names, *args, limit),
         )
         return [StoredSpan(*r) for r in rows]
+
+    def indexed_paths(self) -> dict[str, int]:
+        """{path: file id} of every indexed file (skipped ones left out)."""
+        return dict(self.con.execute("SELECT path, id FROM files WHERE skip_reason IS NULL"))
+
+    def span_ids_in(self, scope: Scope) -> np.ndarray:
+        """The rowids of the spans in ``scope``, sorted."""
+        sql, args = scope.spans_sql()
+        return np.fromiter((r for (r,) in self.con.execute(sql + " ORDER BY id", args)), dtype=np.int64)
 
     def spans_named_exactly(self, names: Sequence[str], limit: int = 2000) -> list[StoredSpan]:
         """Spans whose name is one of ``names``, compared case-sensitively (the case-insensitive name
@@ -612,6 +664,13 @@ class Store:
             (pattern, int(limit)),
         )
         return [StoredSpan(*r) for r in rows]
+
+    def names_between(self, shortest: int, longest: int) -> list[str]:
+        """The distinct span names of ``shortest`` to ``longest`` characters (read from the name index)."""
+        rows = self.con.execute(
+            "SELECT DISTINCT name FROM spans WHERE length(name) BETWEEN ? AND ?", (int(shortest), int(longest))
+        )
+        return [name for (name,) in rows]
 
     def spans_by_span_id(self, span_ids: Sequence[str]) -> list[StoredSpan]:
         sql = f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id WHERE s.span_id IN ({{marks}})"

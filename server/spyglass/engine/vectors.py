@@ -70,12 +70,16 @@ class VectorCache:
         self._last = (key, sims)
         return ids, files, sims
 
-    def knn(self, vectors: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """(span rowid, cosine distance) of the ``k`` nearest vectors, like ``Store.knn``.
+    def knn(self, vectors: np.ndarray, k: int, within: np.ndarray | None = None) -> list[tuple[int, float]]:
+        """(span rowid, cosine distance) of the ``k`` nearest vectors, like ``Store.knn``; ``within``: only
+        among these span rowids (a scoped search).
 
         ``vectors`` is one query vector or several (one per row): a span's distance is then its smallest.
         """
         ids, _, sims = self._similarities(vectors)
+        if within is not None:
+            mask = np.isin(ids, within)
+            ids, sims = ids[mask], sims[mask]
         if not len(ids):
             return []
         k = min(k, len(ids))

@@ -25,13 +25,14 @@ from .context import line_context
 from .discovery import discover
 from .embedding import Embedder
 from .errors import IndexCorrupt, IndexLocked, OutsideWorkspace, SpyglassError
+from .fusion import NO_PRIORS, Priors
 from .indexer import Indexer, IndexReport, ProgressFn
 from .lock import WriterLock
 from .parsing import parse_spans, split_lines
 from .related import RelatedSpan, related_spans, span_at
 from .rerank import CrossEncoderReranker
 from .search import Searcher, SearchFilters
-from .settings import Settings, load_settings
+from .settings import PriorSettings, Settings, load_settings
 from .spans import parse_span_id
 from .store import Store, StoredSpan
 from .symbols import find_symbols
@@ -110,7 +111,7 @@ class Workspace:
         self.lock = lock or WriterLock(db_path.parent / LOCK_NAME)
         self.vector_cache = VectorCache(store) if memory_vectors else None
         reranker = CrossEncoderReranker(settings.reranker, settings.threads) if settings.reranker else None
-        self.searcher = Searcher(store, self.embedder, self.vector_cache, reranker)
+        self.searcher = Searcher(store, self.embedder, self.vector_cache, reranker, _priors(settings.search.priors))
         self.searcher.read_text = self._current_text  # snippets are numbered as the file is now
         self.buffers: dict[str, str] = {}  # unsaved editor text by path, newer than the disk
         # tags the buffers this open writes into the index: they are this session's, and the disk's text
@@ -533,6 +534,10 @@ def _preview(span: StoredSpan, name: str) -> str:
         if word is not None and word.search(ln):
             return ln[:160]
     return lines[0][:160] if lines else ""
+
+
+def _priors(settings: PriorSettings) -> Priors:
+    return Priors(tests=settings.tests, prose=settings.prose) if settings.enabled else NO_PRIORS
 
 
 def _iso(ts: float) -> str:

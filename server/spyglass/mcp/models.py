@@ -72,7 +72,9 @@ class Definition(BaseModel):
     signature: str
     container: str | None = None
     score: float | None = None
-    match: str | None = Field(None, description="exact, prefix, word, substring or fuzzy")
+    match: str | None = Field(
+        None, description="exact, prefix, word, substring, typo (a swap of two letters is one edit) or fuzzy"
+    )
 
 
 class SymbolOutput(BaseModel):

@@ -1,0 +1,131 @@
+"""Path and kind priors on a real index: code in a `doc/` folder is code, an exact definition name keeps its
+rank wherever it lives, prose still ranks below code for a description, and the priors are a setting."""
+
+from pathlib import Path
+
+import pytest
+
+from spyglass.engine.workspace import Workspace
+
+# a Go project that keeps real code in package doc/ (as spf13/cobra does), with prose and callers around it
+FILES = {
+    "doc/gen_man.go": """package doc
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// GenManTree will generate a man page for this command and all descendants
+// in the directory given.
+func GenManTree(cmd *Command, header *GenManHeader, dir string) error {
+	return GenManTreeFromOpts(cmd, GenManTreeOptions{Header: header, Path: dir})
+}
+
+// GenManTreeFromOpts generates a man page for the command and all descendants.
+func GenManTreeFromOpts(cmd *Command, opts GenManTreeOptions) error {
+	for _, c := range cmd.Commands() {
+		if err := GenManTreeFromOpts(c, opts); err != nil {
+			return err
+		}
+	}
+	f, err := os.Create(filepath.Join(opts.Path, cmd.Name()+".1"))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return GenMan(cmd, opts.Header, f)
+}
+
+// GenMan writes the man page of one command to w.
+func GenMan(cmd *Command, header *GenManHeader, w io.Writer) error {
+	_, err := io.WriteString(w, cmd.Name())
+	return err
+}
+""",
+    "doc/gen_man_test.go": """package doc
+
+import "testing"
+
+func TestGenManTree(t *testing.T) {
+	if err := GenManTree(rootCmd, nil, t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+}
+""",
+    "cmd/gen.go": """package cmd
+
+import "example.com/app/doc"
+
+// genMan calls GenManTree for the root command.
+func genMan() error {
+	return doc.GenManTree(rootCmd, nil, "./man")
+}
+""",
+    "cmd/root.go": """package cmd
+
+// Execute runs the root command and prints its error.
+func Execute() error {
+	return rootCmd.Execute()
+}
+""",
+    "docs/man_pages.md": """# Man pages
+
+Generating man pages for every command of your application is easy: call GenManTree with the root
+command, a header and a directory, and it will generate one man page for each command and its descendants.
+""",
+    "README.md": "# app\n\nMan pages: see docs/man_pages.md and GenManTree.\n",
+}
+
+DESCRIPTION = "generate a man page for each command and its descendants"
+
+
+def _workspace(tmp_path: Path, settings: str = "") -> Path:
+    root = tmp_path / "app"
+    for rel, text in FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    if settings:
+        (root / ".spyglass.toml").write_text(settings, encoding="utf-8")
+    return root
+
+
+def _search(root: Path, query: str, *, embed: bool) -> list[dict]:
+    with Workspace.open(root, writer=True, overrides={"embed": embed}) as ws:
+        ws.index()
+        return ws.search(query)["results"]
+
+
+@pytest.mark.parametrize("embed", [False, True], ids=["lexical", "hybrid"])
+def test_an_exact_definition_in_a_doc_folder_comes_first_and_is_not_weak(tmp_path: Path, embed: bool):
+    results = _search(_workspace(tmp_path), "GenManTree", embed=embed)
+    first = results[0]
+    assert (first["path"], first["symbol"]) == ("doc/gen_man.go", "GenManTree")
+    assert first["score"] >= 0.5  # "strong" by the scale the MCP tools describe
+
+
+def test_an_exact_definition_in_a_test_file_keeps_its_rank(tmp_path: Path):
+    results = _search(_workspace(tmp_path), "TestGenManTree", embed=False)
+    assert (results[0]["path"], results[0]["symbol"]) == ("doc/gen_man_test.go", "TestGenManTree")
+    assert results[0]["score"] >= 0.5
+
+
+def test_prose_in_docs_still_ranks_below_code_for_a_description(tmp_path: Path):
+    paths = [r["path"] for r in _search(_workspace(tmp_path), DESCRIPTION, embed=False)]
+    assert paths[0] == "doc/gen_man.go"
+    if "docs/man_pages.md" in paths:
+        assert paths.index("docs/man_pages.md") > paths.index("doc/gen_man.go")
+
+
+def test_turning_the_priors_off_changes_the_order(tmp_path: Path):
+    on = [r["path"] for r in _search(_workspace(tmp_path / "on"), DESCRIPTION, embed=False)]
+    root = _workspace(tmp_path / "off", "[search]\npriors = false\n")
+    off = [r["path"] for r in _search(root, DESCRIPTION, embed=False)]
+    assert off[0] == "docs/man_pages.md" and on[0] != off[0]
+
+
+def test_prior_values_come_from_the_settings_file(tmp_path: Path):
+    root = _workspace(tmp_path, "[search.priors]\nprose = 1.0\n")
+    paths = [r["path"] for r in _search(root, DESCRIPTION, embed=False)]
+    assert paths[0] == "docs/man_pages.md"
