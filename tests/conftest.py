@@ -92,3 +92,27 @@ def _transport_function(name: str) -> str:
         "            raise Expired(limits)\n"
         "    return sock\n"
     )
+
+
+@pytest.fixture
+def unprivileged() -> list[str]:
+    """A prefix for a command line that runs it subject to file permissions, even as root."""
+    return [sys.executable, str(Path(__file__).parent / "unprivileged.py")]
+
+
+@pytest.fixture
+def read_only():
+    """``read_only(path)`` takes write permission off ``path`` and everything under it (restored afterwards,
+    so the temporary folder can be removed)."""
+    changed: list[tuple[Path, int]] = []
+
+    def take(path: Path) -> Path:
+        for p in [path, *path.rglob("*")]:
+            mode = p.stat().st_mode
+            changed.append((p, mode))
+            p.chmod(mode & ~0o222)
+        return path
+
+    yield take
+    for p, mode in reversed(changed):
+        p.chmod(mode)

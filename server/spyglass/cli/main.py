@@ -20,7 +20,7 @@ from pathlib import Path
 
 import apsw
 
-from ..engine import owner
+from ..engine import access, owner
 from ..engine.errors import (
     IndexLocked,
     IndexMissing,
@@ -313,6 +313,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_LOCKED
     except (OutsideWorkspace, FileNotFoundError, SpyglassError) as e:
         render.error(str(e))
+        return EXIT_ERROR
+    except OSError as e:
+        if not access.is_denied(e):
+            raise
+        render.error(access.denied_message(e))
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130

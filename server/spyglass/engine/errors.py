@@ -42,3 +42,11 @@ class OutsideWorkspace(SpyglassError):
 class UnknownValue(SpyglassError, ValueError):
     """An argument names a language, span kind or other value that does not exist; the message lists the
     valid ones."""
+
+
+class IndexAccessDenied(IndexUnusable):
+    """The index (or its folder) cannot be read or written: permissions, a read-only file system."""
+
+
+class WorkspaceUnreadable(SpyglassError):
+    """The workspace folder cannot be listed."""

@@ -23,6 +23,7 @@ import apsw
 import numpy as np
 import sqlite_vec
 
+from . import access
 from .errors import IndexCorrupt, IndexFromFuture, IndexMissing, IndexUnusable
 from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .spans import Span
@@ -120,6 +121,7 @@ def _within(scope: Scope | None, column: str, files: bool = False) -> tuple[str,
 
 
 _CORRUPT = (apsw.CorruptError, apsw.NotADBError)
+_DENIED = (apsw.ReadOnlyError, apsw.PermissionsError)
 
 
 class Store:
@@ -135,6 +137,7 @@ class Store:
         self._local = threading.local()
         self._all: list[apsw.Connection] = []
         self._lock = threading.Lock()
+        self._immutable = False
         try:
             self._migrate()
         except _CORRUPT as e:
@@ -142,6 +145,8 @@ class Store:
                 f"the index at {self.path} is damaged or not a Spyglass index ({e}); "
                 "rebuild it with `spyglass index --rebuild`"
             ) from e
+        except _DENIED as e:
+            raise access.index_denied(self.path, not readonly, e) from e
 
     # -- connections -----------------------------------------------------------------------------
     @property
@@ -153,11 +158,42 @@ class Store:
         return con
 
     def _connect(self) -> apsw.Connection:
-        flags = apsw.SQLITE_OPEN_READONLY if self.readonly else apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
         try:
-            con = apsw.Connection(str(self.path), flags=flags)
+            return self._open()
+        except apsw.ReadOnlyError:
+            if not self.readonly or self._immutable:
+                raise
+            # a reader in a folder it may not write cannot create the -shm file WAL needs; no writer is at
+            # work (it would have made one), so read the file as it stands
+            log.info("the folder of %s is not writable: reading the index as immutable", self.path)
+            self._immutable = True
+            return self._open()
+
+    def _open(self) -> apsw.Connection:
+        flags = apsw.SQLITE_OPEN_READONLY if self.readonly else apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
+        name = str(self.path)
+        if self._immutable:
+            flags |= apsw.SQLITE_OPEN_URI
+            name = f"{self.path.as_uri()}?immutable=1"
+        try:
+            con = apsw.Connection(name, flags=flags)
         except apsw.CantOpenError as e:
+            try:
+                self.path.open("rb").close()
+            except OSError as denied:
+                if access.is_denied(denied):
+                    raise access.index_denied(self.path, not self.readonly, denied) from e
             raise IndexUnusable(f"cannot open the index at {self.path}: {e}") from e
+        try:
+            self._configure(con)
+        except BaseException:
+            con.close()
+            raise
+        with self._lock:
+            self._all.append(con)
+        return con
+
+    def _configure(self, con: apsw.Connection) -> None:
         con.set_busy_timeout(30_000)
         con.enable_load_extension(True)
         con.load_extension(sqlite_vec.loadable_path())
@@ -173,9 +209,6 @@ class Store:
                 f"the index at {self.path} is damaged or not a Spyglass index ({e}); "
                 "rebuild it with `spyglass index --rebuild`"
             ) from e
-        with self._lock:
-            self._all.append(con)
-        return con
 
     def close(self) -> None:
         with self._lock:

@@ -21,6 +21,7 @@ from typing import Any
 
 import apsw
 
+from . import access
 from .context import line_context
 from .discovery import discover
 from .embedding import Embedder
@@ -72,7 +73,10 @@ def find_root(start: Path) -> Path:
     """The nearest folder at or above ``start`` that has a ``.spyglass`` index, else ``start`` itself."""
     start = start.resolve()
     for folder in (start, *start.parents):
-        if (folder / ".spyglass" / DB_NAME).exists():
+        try:
+            if (folder / ".spyglass" / DB_NAME).exists():
+                return folder
+        except PermissionError:  # an index we may not read is still the one meant: opening it will say so
             return folder
     return start
 
@@ -139,28 +143,41 @@ class Workspace:
         root = Path(root).resolve()
         if not root.is_dir():
             raise FileNotFoundError(f"workspace root {root} is not a folder")
+        if writer:
+            access.check_readable(root)
         settings, warnings = load_settings(root, overrides)
         for w in warnings:
             log.warning("%s", w)
-        db_path = Path(db).resolve() if db else cls.default_db(root, settings)
+        db_path = Path(db).expanduser().resolve() if db else cls.default_db(root, settings)
         lock = WriterLock(db_path.parent / LOCK_NAME)
-        if writer:
-            cls._prepare_index_dir(root, db_path)
-        if rebuild:
-            lock.acquire(wait, on_wait)  # never delete an index another process is writing
-            _remove_db(db_path)
         try:
-            store = cls._open_store(db_path, writer, warnings)
-        except BaseException:
-            lock.release()
+            store = cls._open_store(root, db_path, lock, writer, rebuild, wait, on_wait, warnings)
+        except OSError as e:
+            if access.is_denied(e):
+                raise access.index_denied(db_path, writer, e) from e
             raise
         ws = cls(root, settings, db_path, store, warnings, memory_vectors, lock)
         if not writer:
             ws._restore_ended_sessions_as_reader()
         return ws
 
+    @classmethod
+    def _open_store(
+        cls, root: Path, db_path: Path, lock: WriterLock, writer: bool, rebuild: bool, wait: float, on_wait, warnings
+    ) -> Store:
+        if writer:
+            cls._prepare_index_dir(root, db_path)
+        if rebuild:
+            lock.acquire(wait, on_wait)  # never delete an index another process is writing
+            _remove_db(db_path)
+        try:
+            return cls._store(db_path, writer, warnings)
+        except BaseException:
+            lock.release()
+            raise
+
     @staticmethod
-    def _open_store(db_path: Path, writer: bool, warnings: list[str]) -> Store:
+    def _store(db_path: Path, writer: bool, warnings: list[str]) -> Store:
         try:
             return Store(db_path, readonly=not writer, create=writer)
         except IndexCorrupt:
@@ -176,7 +193,7 @@ class Workspace:
 
     @staticmethod
     def default_db(root: Path, settings: Settings) -> Path:
-        index_dir = Path(settings.index_dir)
+        index_dir = Path(settings.index_dir).expanduser()
         return (index_dir if index_dir.is_absolute() else root / index_dir) / DB_NAME
 
     @staticmethod
@@ -220,9 +237,15 @@ class Workspace:
     def acquire_writer(self, timeout: float = 0.0, on_wait=None) -> None:
         """Take the writer lock; the first thing a new writer does is put back the disk's text of buffers
         whose session has ended (only a lock holder writes buffers, so any but ours are from the past)."""
-        if not self.lock.held:
+        if self.lock.held:
+            return
+        try:
             self.lock.acquire(timeout, on_wait)
-            self._restore_buffers(self.store, lambda session: session != self.session)
+        except OSError as e:
+            if access.is_denied(e):
+                raise access.index_denied(self.db_path, True, e) from e
+            raise
+        self._restore_buffers(self.store, lambda session: session != self.session)
 
     def _restore_ended_sessions_as_reader(self) -> None:
         """A reader (``spyglass search``) finding buffers of an ended session restores them itself when

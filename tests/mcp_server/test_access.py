@@ -1,0 +1,35 @@
+"""`spyglass mcp` on a workspace it may not write: every tool explains why and how to put the index
+elsewhere, rather than the server dying with a traceback (run subject to file permissions even as root)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from mcp import Client, StdioServerParameters
+
+from .test_tools import FIXTURE
+
+pytestmark = pytest.mark.slow
+
+UNPRIVILEGED = str(Path(__file__).parents[1] / "unprivileged.py")
+
+
+async def test_a_read_only_workspace_is_explained_by_every_tool(tmp_path, read_only):
+    root = tmp_path / "shop"
+    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns(".spyglass"))
+    read_only(root)
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=[UNPRIVILEGED, sys.executable, "-m", "spyglass", "mcp", str(root)],
+        env=dict(os.environ),
+    )
+    async with Client(params, read_timeout_seconds=60) as client:
+        for name, args in (("search_code", {"query": "discount"}), ("index_status", {})):
+            result = await client.call_tool(name, args)
+            text = result.content[0].text
+            assert result.is_error and str(root / ".spyglass") in text, text
+            assert "permission denied" in text and "SPYGLASS_INDEX_DIR" in text and "Errno" not in text, text
