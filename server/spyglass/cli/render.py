@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)  # a terminal wraps; a log must not split a command
 
 PHASES = {"scan": "Scanning files", "parse": "Parsing", "model": "Loading model", "embed": "Embedding"}
 

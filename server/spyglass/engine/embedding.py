@@ -32,6 +32,11 @@ def bundled_model_dir() -> Path | None:
     return path if (path / "config.json").exists() else None
 
 
+def looks_like_path(name: str) -> bool:
+    """A folder, not a hub name (``org/name``): absolute, ``~``, ``./`` or ``../``, or more than one ``/``."""
+    return Path(name).is_absolute() or name.startswith(("~", ".")) or name.count("/") > 1 or "\\" in name
+
+
 def resolve_model(name: str) -> tuple[str, str]:
     """Map a configured model name to (what to load, a stable model id stored in the index)."""
     if name.strip().lower() in BUNDLED_NAMES:
@@ -43,6 +48,8 @@ def resolve_model(name: str) -> tuple[str, str]:
             )
         return str(bundled), DEFAULT_MODEL
     path = Path(name).expanduser()
+    if not path.exists() and looks_like_path(name):
+        return str(path), f"path:{path}"  # loading it says the folder does not exist
     if path.exists():
         if not (path / "config.json").exists() and not (path / "modules.json").exists():
             raise ModelLoadError(
@@ -80,6 +87,12 @@ class Embedder:
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
                 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
             os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+            if looks_like_path(self._source) and not Path(self._source).exists():
+                raise ModelLoadError(
+                    f"model folder {self._source} does not exist (cannot load embedding model); "
+                    f"give a folder holding a sentence-transformers model, the bundled {DEFAULT_MODEL!r}, "
+                    "or a hub name already in the local Hugging Face cache"
+                )
             try:
                 import torch
                 from sentence_transformers import SentenceTransformer

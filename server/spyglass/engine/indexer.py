@@ -321,7 +321,7 @@ class Indexer:
         except ModelLoadError as e:
             report.model_error = str(e)
             self.store.set_meta("model_error", str(e))
-            log.error("%s", e)
+            log.info("%s", e)  # the report carries it: each front end shows it once
             return
         self.store.set_meta("model_error", "")
         if self.store.ensure_vector_table(self.embedder.model_id, dims):

@@ -451,6 +451,7 @@ class LiveIndex:
         for key in self.embedded:
             self.embedded[key] += getattr(report, key)
         if report.model_error:
+            log.error("%s", report.model_error)
             self._embed_blocked = True
             self.error = self.model_error = report.model_error
             self._emit()

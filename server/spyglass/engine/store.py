@@ -232,6 +232,11 @@ class Store:
             current = con.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").fetchone()[0]
         elif have:
             raise IndexCorrupt(f"{self.path} is an SQLite file but not a Spyglass index; move it away or pass --db")
+        elif self.readonly:  # 0 bytes, or an SQLite file with nothing in it: no index was ever written
+            raise IndexMissing(
+                f"the index at {self.path} is empty (no Spyglass index was ever written to it): "
+                "run `spyglass index` to build one"
+            )
         else:
             current = 0
         if current > SCHEMA_VERSION:

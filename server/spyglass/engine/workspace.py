@@ -425,9 +425,9 @@ class Workspace:
         rel = self.relpath(ref.path)
         text = self._current_text(rel)
         if text is None:
-            return SpanLookup(
-                span_id, "missing", rel, ref.start_line, ref.end_line, None, None, None, "", f"{rel} no longer exists"
-            ), []
+            known = self.store.file_state(rel) is not None
+            message = f"{rel} no longer exists" if known else f"no such file in the index or the workspace: {rel}"
+            return SpanLookup(span_id, "missing", rel, ref.start_line, ref.end_line, None, None, None, "", message), []
         spans = parse_spans(rel, text.encode("utf-8", "surrogatepass"), self.settings).spans
         lines = split_lines(text)
 
