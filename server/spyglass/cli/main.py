@@ -33,7 +33,7 @@ from ..engine.indexer import IndexReport
 from ..engine.search import SearchFilters
 from ..engine.spans import KINDS
 from ..engine.workspace import Workspace, find_root
-from . import evaluate, mcpconfig, render
+from . import evaluate, mcpconfig, progress, render
 from .errors import UsageError
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_NO_INDEX, EXIT_LOCKED = 0, 1, 2, 3, 4
@@ -158,8 +158,8 @@ def _index_here(args: argparse.Namespace, ws: Workspace) -> int:
     cancel = threading.Event()
     previous = signal.signal(signal.SIGINT, lambda *_: cancel.set())
     try:
-        with render.progress(enabled=not (args.quiet or args.json)) as progress:
-            report = ws.index(progress=progress, cancel=cancel)
+        with progress.progress(render.err, enabled=not (args.quiet or args.json)) as update:
+            report = ws.index(progress=update, cancel=cancel)
         status = ws.freshness()
     finally:
         signal.signal(signal.SIGINT, previous)
@@ -196,8 +196,8 @@ def _ask_owner(args: argparse.Namespace, ws: Workspace, holder: dict) -> int | N
             render.note("the server indexes with its own settings; --model, --no-embed and --threads are ignored")
 
     try:
-        with render.progress(enabled=not (args.quiet or args.json)) as progress:
-            done = owner.update_index(ws.db_path.parent, progress, on_connected=connected)
+        with progress.progress(render.err, enabled=not (args.quiet or args.json)) as update:
+            done = owner.update_index(ws.db_path.parent, update, on_connected=connected)
     except owner.OwnerUnavailable as e:
         if not e.listening:
             return None  # no socket, or one left by a server that died

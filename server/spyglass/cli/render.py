@@ -1,24 +1,19 @@
 """Everything the CLI shows a person (rich, to a terminal) or a machine (JSON on stdout).
 
-Progress and errors go to stderr, results to stdout, so ``spyglass search ... --json | jq`` works.
+Progress (see progress.py) and errors go to stderr, results to stdout, so ``spyglass search ... --json | jq`` works.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)  # a terminal wraps; a log must not split a command
-
-PHASES = {"scan": "Scanning files", "parse": "Parsing", "model": "Loading model", "embed": "Embedding"}
 
 
 def emit_json(data: object) -> None:
@@ -45,33 +40,6 @@ def asking_owner(holder: dict) -> None:
 
 def note(message: str) -> None:
     err.print(f"[yellow]note:[/] {escape(message)}", soft_wrap=True)
-
-
-@contextlib.contextmanager
-def progress(enabled: bool = True) -> Iterator:
-    """A ``progress(phase, done, total)`` callback drawing one bar per phase on stderr."""
-    if not enabled or not err.is_terminal:
-        yield lambda *_: None
-        return
-    bars = Progress(
-        TextColumn("{task.description:<15}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=False,
-    )
-    tasks: dict[str, int] = {}
-
-    def update(phase: str, done: int, total: int) -> None:
-        if phase == "embed" and "model" in tasks:
-            bars.update(tasks["model"], completed=1, total=1)
-        if phase not in tasks:
-            tasks[phase] = bars.add_task(PHASES.get(phase, phase), total=total or None)
-        bars.update(tasks[phase], completed=done, total=total or None)
-
-    with bars:
-        yield update
 
 
 def index_summary(root: Path, report, status: dict) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -120,20 +121,29 @@ class Embedder:
         getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
         return int(getter())
 
-    def encode(self, texts: list[str]) -> np.ndarray:
-        """Unit-length float32 vectors, one row per text (the model sorts each call by length)."""
+    def encode(self, texts: list[str], on_batch: Callable[[int], None] | None = None) -> np.ndarray:
+        """Unit-length float32 vectors, one row per text (the model sorts each call by length);
+        ``on_batch(n)`` is told after each model batch how many of ``texts`` are done."""
         model = self.load()
         if not texts:
             return np.zeros((0, self.dims), dtype=np.float32)
+        step = self.batch_size if on_batch else len(texts)
+        parts = []
         with self._encode_lock:  # one model, one caller at a time: the threads setting bounds CPU use
-            vectors = model.encode(
-                texts,
-                batch_size=self.batch_size,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-                show_progress_bar=False,
-            )
-        return np.asarray(vectors, dtype=np.float32)
+            for start in range(0, len(texts), step):
+                part = texts[start : start + step]
+                parts.append(
+                    model.encode(
+                        part,
+                        batch_size=self.batch_size,
+                        normalize_embeddings=True,
+                        convert_to_numpy=True,
+                        show_progress_bar=False,
+                    )
+                )
+                if on_batch:
+                    on_batch(start + len(part))
+        return np.asarray(np.concatenate(parts) if len(parts) > 1 else parts[0], dtype=np.float32)
 
     def count_tokens(self, texts: list[str]) -> int:
         """Tokens the model actually sees for ``texts`` (after truncation), for throughput figures."""

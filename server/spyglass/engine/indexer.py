@@ -161,6 +161,8 @@ class Indexer:
             report.deleted += 1
             report.deleted_paths.append(path)
 
+        if todo:
+            progress("parse", 0, len(todo))
         for start in range(0, len(todo), FILES_PER_TRANSACTION):
             if cancel is not None and cancel.is_set():
                 report.cancelled = True
@@ -344,14 +346,13 @@ class Indexer:
                 report.cancelled = True
                 break
             chunk = texts[start : start + chunk_size]
-            vectors = self.embedder.encode([t for _, t in chunk])
+            on_batch = (lambda n, done=done: progress("embed", done + n, total)) if progress else None
+            vectors = self.embedder.encode([t for _, t in chunk], on_batch=on_batch)
             report.spans_embedded += self.store.store_embeddings(
                 (h, v) for (h, _), v in zip(chunk, vectors, strict=True)
             )
             report.texts_embedded += len(chunk)
             done += len(chunk)
-            if progress:
-                progress("embed", done, total)
         if total:
             self.store.prune_cache(CACHE_KEEP_UNUSED)
             self.store.trim_vector_log()
