@@ -22,14 +22,21 @@ async def test_a_read_only_workspace_is_explained_by_every_tool(tmp_path, read_o
     root = tmp_path / "shop"
     shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns(".spyglass"))
     read_only(root)
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=[UNPRIVILEGED, sys.executable, "-m", "spyglass", "mcp", str(root)],
-        env=dict(os.environ),
-    )
-    async with Client(params, read_timeout_seconds=60) as client:
+    async with Client(params(root), read_timeout_seconds=60) as client:
         for name, args in (("search_code", {"query": "discount"}), ("index_status", {})):
             result = await client.call_tool(name, args)
             text = result.content[0].text
             assert result.is_error and str(root / ".spyglass") in text, text
             assert "permission denied" in text and "SPYGLASS_INDEX_DIR" in text and "Errno" not in text, text
+    elsewhere = tmp_path / "elsewhere" / "index.db"
+    async with Client(params(root, "--db", str(elsewhere)), read_timeout_seconds=60) as client:
+        result = await client.call_tool("index_status", {})
+        assert not result.is_error and elsewhere.exists(), result.content
+
+
+def params(root: Path, *extra: str) -> StdioServerParameters:
+    return StdioServerParameters(
+        command=sys.executable,
+        args=[UNPRIVILEGED, sys.executable, "-m", "spyglass", "mcp", str(root), *extra],
+        env=dict(os.environ),
+    )

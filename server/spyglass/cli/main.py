@@ -97,6 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("mcp", help="run the MCP server for coding agents (stdio)")
     p.add_argument("root", nargs="?", default=None, help="the workspace folder (default: the current one)")
+    p.add_argument("--db", default=None, help="index file to use instead of <root>/.spyglass/index.db")
     p.add_argument("--log-queries", action="store_true", help="append each search to .spyglass/mcp-queries.jsonl")
     p.add_argument("-v", "--verbose", action="count", default=0, help="more logging on stderr")
 
@@ -276,7 +277,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     root = Path(args.root).resolve() if args.root else Path.cwd().resolve()
     if not root.is_dir():
         raise UsageError(f"{root} is not a folder")
-    return run(root, log_queries=args.log_queries)
+    return run(root, log_queries=args.log_queries, db=args.db)
 
 
 COMMANDS = {

@@ -15,8 +15,8 @@ from .errors import IndexAccessDenied, WorkspaceUnreadable
 DENIED = (errno.EACCES, errno.EPERM, errno.EROFS)
 ELSEWHERE = (
     "put the index in a folder you can write: `spyglass index --db DIR/index.db` (and the same --db for search, "
-    "span and status), or set index_dir to that folder (SPYGLASS_INDEX_DIR=DIR, .spyglass.toml or the editor's "
-    "settings)"
+    "span and status, or `spyglass mcp --db`), or set index_dir to that folder (SPYGLASS_INDEX_DIR=DIR, index_dir "
+    "in .spyglass.toml, or indexLocation in the editor's settings)"
 )
 
 

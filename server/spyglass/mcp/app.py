@@ -35,10 +35,10 @@ def build_server(
     return server, session
 
 
-def run(root: Path, *, log_queries: bool = False) -> int:
-    """Serve ``root`` on stdio until the client disconnects."""
+def run(root: Path, *, log_queries: bool = False, db: str | None = None) -> int:
+    """Serve ``root`` on stdio until the client disconnects (``db``: an index file other than the default)."""
     try:
-        ws = Workspace.open(root, writer=True, memory_vectors=True)
+        ws = Workspace.open(root, db=db, writer=True, memory_vectors=True)
     except (SpyglassError, OSError) as e:
         message = f"cannot open the Spyglass index of {root}: {e}"
         log.error("%s", message)
