@@ -9,6 +9,7 @@ from pathlib import Path
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}  # rich's width off a terminal
+    env["SPYGLASS_PROGRESS_INTERVAL"] = "3600"  # only errors on stderr, however slow the machine
     return subprocess.run(
         [sys.executable, "-m", "spyglass", *args], cwd=cwd, capture_output=True, text=True, timeout=300, env=env
     )

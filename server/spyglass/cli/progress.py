@@ -1,7 +1,7 @@
 """Progress of ``spyglass index`` on stderr, so that a long run is never silent.
 
 On a terminal: one bar per phase with its count, rate and ETA. Off one (a log, CI, a pipe): a plain line
-every few seconds (``SPYGLASS_PROGRESS_INTERVAL``, default 5), e.g.
+at most every few seconds (``SPYGLASS_PROGRESS_INTERVAL``, default 5), e.g.
 ``spyglass: Embedding: 1,024/5,000 texts (412 texts/s, ETA 10s)``.
 """
 
@@ -105,8 +105,8 @@ def _bars(console: Console, get_time: Callable[[], float]) -> Iterator[ProgressF
 
 
 class _Lines:
-    """Off a terminal: a line when a phase starts that has no count (loading the model), and then at most
-    one line every ``interval`` seconds with the count, the rate since the phase began and an ETA."""
+    """Off a terminal: at most one line every ``interval`` seconds, with the count, the rate since the phase
+    began and an ETA (or, for a phase without a count, its name: ``Loading model…``)."""
 
     def __init__(self, console: Console, interval: float, get_time: Callable[[], float]):
         self.console = console
@@ -121,12 +121,13 @@ class _Lines:
         if phase != self.phase:
             # a phase first heard of part-way (after its first batch) began when the one before it ended
             self.phase, self.started = phase, now if done == 0 else self.previous
-            if not unit:
-                self._say(f"{label}…")
         self.previous = now
-        if not unit or not total or now - self.last < self.interval:
+        if now - self.last < self.interval or (unit and not total):
             return
         self.last = now
+        if not unit:
+            self._say(f"{label}…")
+            return
         line = f"{label}: {done:,}/{total:,} {unit}"
         elapsed = now - self.started
         rate = done / elapsed if elapsed > 0 else 0.0
