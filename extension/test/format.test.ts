@@ -246,7 +246,7 @@ describe('reindex and peek messages', () => {
         assert.match(relatedMessage({ span: null, related: [] }) ?? '', /not inside an indexed definition/);
         assert.equal(relatedMessage({ span, related: [] }), 'Spyglass found no code related to C.f');
         assert.equal(
-            relatedMessage({ span, related: [{ ...span, relation: 'uses', score: 0.7, preview: 'f()' }] }),
+            relatedMessage({ span, related: [{ ...span, relation: 'uses', score: 0.7, preview: 'f()', previewLine: 1 }] }),
             undefined,
         );
     });

@@ -67,10 +67,10 @@ describe('protocol.ts matches shared/lsp.schema.json', () => {
         assert.deepEqual(sorted(SPAN_STATUSES), sorted(def('SpanResult').properties?.status?.enum ?? []));
     });
 
-    test('RelatedSpan is a Span with relation, score and preview', () => {
+    test('RelatedSpan is a Span with relation, score, preview and previewLine', () => {
         const [base, extra] = def('RelatedSpan').allOf ?? [];
         assert.deepEqual(base, { $ref: '#/$defs/Span' });
-        assert.deepEqual(sorted(extra?.required ?? []), ['preview', 'relation', 'score']);
+        assert.deepEqual(sorted(extra?.required ?? []), ['preview', 'previewLine', 'relation', 'score']);
         assert.deepEqual(sorted(RELATIONS), sorted(extra?.properties?.relation?.enum ?? []));
     });
 
