@@ -25,6 +25,12 @@ def test_ruff_format_is_clean():
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+def test_types_check():
+    """mypy, configured in pyproject.toml ([tool.mypy]: the server package, with pydantic's plugin)."""
+    proc = subprocess.run([sys.executable, "-m", "mypy"], cwd=REPO, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
 def test_engine_never_writes_to_stdout_and_imports_no_protocol():
     # stdout carries JSON-RPC for the LSP and MCP front ends: the engine must not touch it
     for path in (REPO / "server" / "spyglass" / "engine").rglob("*.py"):

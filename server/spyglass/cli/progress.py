@@ -14,7 +14,15 @@ import time
 from collections.abc import Callable, Iterator
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.text import Text
 
 ProgressFn = Callable[[str, int, int], None]
@@ -90,7 +98,7 @@ def _bars(console: Console, get_time: Callable[[], float]) -> Iterator[ProgressF
         transient=False,
         get_time=get_time,
     )
-    tasks: dict[str, int] = {}
+    tasks: dict[str, TaskID] = {}
 
     def update(phase: str, done: int, total: int) -> None:
         if phase == "embed" and "model" in tasks:

@@ -127,7 +127,7 @@ def file_imports(data: bytes, language: str | None) -> list[str]:
     table entry or a grammar."""
     syntax = IMPORTS.get(language or "")
     grammar = grammar_for(language)
-    if syntax is None or grammar is None:
+    if language is None or syntax is None or grammar is None:
         return []
     root = Parser(grammar[0]).parse(data).root_node
     nodes = _statement_nodes(root, language, syntax) + _call_nodes(root, syntax)
@@ -139,9 +139,11 @@ def file_imports(data: bytes, language: str | None) -> list[str]:
 @functools.cache
 def _import_query(language: str, types: frozenset[str]) -> Query | None:
     """A query capturing every node of ``types``; None (logged once) if the grammar lacks one of them."""
-    lang, _ = grammar_for(language)
+    grammar = grammar_for(language)
+    if grammar is None:
+        return None
     try:
-        return Query(lang, "[" + " ".join(f"({t})" for t in sorted(types)) + "] @import")
+        return Query(grammar[0], "[" + " ".join(f"({t})" for t in sorted(types)) + "] @import")
     except Exception as e:  # a grammar version that renamed a node type
         log.warning("import query for %s unusable (%s: %s); listing no imports", language, type(e).__name__, e)
         return None

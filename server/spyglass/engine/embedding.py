@@ -147,6 +147,6 @@ class Embedder:
 
     def count_tokens(self, texts: list[str]) -> int:
         """Tokens the model actually sees for ``texts`` (after truncation), for throughput figures."""
-        tok = self.load().tokenizer
-        lengths = tok(texts, truncation=True, max_length=self._model.max_seq_length)["input_ids"]
+        model = self.load()
+        lengths = model.tokenizer(texts, truncation=True, max_length=model.max_seq_length)["input_ids"]
         return sum(len(x) for x in lengths)

@@ -98,7 +98,7 @@ def compile_lines(lines: tuple[str, ...]) -> Compiled | None:
     sources = [
         (bool(p.include), p.regex.pattern)
         for p in spec.patterns
-        if p.include is not None and isinstance(getattr(p, "regex", None), re.Pattern)
+        if p.include is not None and isinstance(p.regex, re.Pattern)
     ]
     if not sources:
         return None

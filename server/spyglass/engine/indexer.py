@@ -11,13 +11,12 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from .discovery import FileEntry, check_path, discover, looks_binary
 from .embedding import Embedder
@@ -32,6 +31,14 @@ from .textnorm import path_words, subword_terms
 log = logging.getLogger(__name__)
 
 ProgressFn = Callable[[str, int, int], None]
+
+
+class Cancel(Protocol):
+    """What stops a long run between steps: a ``threading.Event``, or anything else with ``is_set``."""
+
+    def is_set(self) -> bool: ...
+
+
 """``progress(phase, done, total)``; phase is "scan", "parse", "model" (loading it) or "embed"."""
 
 FILES_PER_TRANSACTION = 64
@@ -126,9 +133,7 @@ class Indexer:
         self.embedder = embedder if settings.embed else None
 
     # -- the whole tree --------------------------------------------------------------------------
-    def sync(
-        self, progress: ProgressFn | None = None, cancel: threading.Event | None = None, embed: bool = True
-    ) -> IndexReport:
+    def sync(self, progress: ProgressFn | None = None, cancel: Cancel | None = None, embed: bool = True) -> IndexReport:
         """Bring the index up to date with the disk; ``embed=False`` leaves new spans pending (a live
         index embeds them later, between editor updates)."""
         report = IndexReport()
@@ -304,7 +309,7 @@ class Indexer:
         self,
         report: IndexReport,
         progress: ProgressFn | None = None,
-        cancel: threading.Event | None = None,
+        cancel: Cancel | None = None,
         texts_per_write: int | None = None,
     ) -> None:
         """Embed every span whose text has no vector yet, in batches of similar length. Vectors are

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
@@ -194,7 +194,7 @@ class LiveIndex:
         self.paused = True
         self._emit()
 
-    def request_sync(self, paths: list[str | Path] | None = None) -> Future:
+    def request_sync(self, paths: Sequence[str | Path] | None = None) -> Future:
         """Re-index ``paths`` (or reconcile everything with the disk); the future resolves to a summary
         of what changed once it is done (vectors may still follow)."""
         self.paused = False
@@ -379,6 +379,8 @@ class LiveIndex:
             self._embed_some()
 
     def _load_model(self) -> None:
+        if self.ws.embedder is None:
+            return
         try:
             self.ws.embedder.load()
         except SpyglassError as e:  # ModelLoadError: the embedding step reports it too

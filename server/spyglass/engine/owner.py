@@ -27,7 +27,7 @@ import queue
 import socket
 import stat
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 
 from .errors import SpyglassError
@@ -179,7 +179,7 @@ def _send(conn: socket.socket, message: dict) -> None:
 # -- the asker's side ----------------------------------------------------------------------------
 def ask_owner(
     index_dir: Path, request: dict, timeout: float = ANSWER_SECONDS, on_connected: Callable[[], None] | None = None
-) -> Iterator[dict]:
+) -> Generator[dict, None, None]:
     """Send ``request`` to the owner of the index in ``index_dir`` and yield its messages, the first being
     ``accepted``; raises OwnerUnavailable if nobody listens or the owner does not accept within
     ``timeout`` seconds. After that there is no time limit: the owner's work may take long.

@@ -83,7 +83,7 @@ class Redacted(NamedTuple):
 
     text: str
     """The input with every secret replaced by ``[REDACTED:<kind>]``."""
-    count: int
+    count: int  # type: ignore[assignment]  # a field named like tuple.count, as callers read it
     """How many secrets were replaced."""
     kinds: tuple[str, ...]
     """The distinct kinds replaced, sorted (empty when nothing was)."""

@@ -205,7 +205,7 @@ def _parameters(span: StoredSpan) -> list[str]:
     start = sig.find("(", at + len(span.name) if at >= 0 else 0)
     if start < 0:
         return []
-    depth, parts, current = 0, [], []
+    depth, parts, current = 0, [], list[str]()
     for ch in sig[start:]:
         depth += ch in "([{<"
         depth -= ch in ")]}>"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Iterable, Sequence
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from .snippets import ELLIPSIS, LINE_CHARS, cut_line
 from .textnorm import words
@@ -111,7 +111,8 @@ def fit_budget(
             if shorten is not None:
                 shorter = shorten(hit, n)
             else:
-                shorter = dataclasses.replace(hit, snippet=best_lines(hit.snippet, terms, n) + "\n" + ELLIPSIS)
+                snippet = best_lines(hit.snippet, terms, n) + "\n" + ELLIPSIS
+                shorter = dataclasses.replace(cast(Any, hit), snippet=snippet)  # a dataclass with a snippet
             if cost(shorter) <= room:
                 out.append(shorter)
                 break

@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import apsw
 import numpy as np
@@ -122,6 +122,19 @@ def _within(scope: Scope | None, column: str, files: bool = False) -> tuple[str,
 
 _CORRUPT = (apsw.CorruptError, apsw.NotADBError)
 _DENIED = (apsw.ReadOnlyError, apsw.PermissionsError)
+
+
+def _row(con: apsw.Connection, sql: str, args: tuple = ()) -> tuple[Any, ...]:
+    """The one row a query always returns (an aggregate, or a row just written)."""
+    row = con.execute(sql, args).fetchone()
+    if row is None:
+        raise IndexUnusable(f"the index returned no row for {sql!r}")
+    return row
+
+
+def _scalar(con: apsw.Connection, sql: str, args: tuple = ()) -> Any:
+    """The first column of the one row a query always returns."""
+    return _row(con, sql, args)[0]
 
 
 class Store:
@@ -229,7 +242,7 @@ class Store:
         con = self.con
         have = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if "schema_migrations" in have:
-            current = con.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").fetchone()[0]
+            current = _scalar(con, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
         elif have:
             raise IndexCorrupt(f"{self.path} is an SQLite file but not a Spyglass index; move it away or pass --db")
         elif self.readonly:  # 0 bytes, or an SQLite file with nothing in it: no index was ever written
@@ -260,11 +273,7 @@ class Store:
             log.info("index schema migrated to version %d", version)
 
     def schema_version(self) -> int:
-        return self.con.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0]
-
-    def check_integrity(self) -> str:
-        """``ok`` or SQLite's description of the damage (reads the whole file)."""
-        return self.con.execute("PRAGMA quick_check").fetchone()[0]
+        return _scalar(self.con, "SELECT MAX(version) FROM schema_migrations")
 
     # -- meta ------------------------------------------------------------------------------------
     def get_meta(self, key: str, default: str | None = None) -> str | None:
@@ -338,7 +347,7 @@ class Store:
                 "indexed_at=excluded.indexed_at",
                 (path, language, size, mtime_ns, content_hash, int(parse_errors), time.time()),
             )
-            file_id = con.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()[0]
+            file_id = _scalar(con, "SELECT id FROM files WHERE path=?", (path,))
             con.execute("INSERT INTO files_fts(rowid, path, body, terms) VALUES(?,?,?,?)", (file_id, *file_fts))
             for rec in records:
                 s = rec.span
@@ -381,7 +390,7 @@ class Store:
     # -- unsaved editor buffers ------------------------------------------------------------------
     def open_buffers(self) -> dict[str, str]:
         """The files whose indexed text is an unsaved editor buffer, with the session that sent each."""
-        return dict(self.con.execute("SELECT path, session FROM open_buffers").fetchall())
+        return {str(path): str(session) for path, session in self.con.execute("SELECT path, session FROM open_buffers")}
 
     def last_change(self) -> float | None:
         """When the index last changed: a full sync finished or one file's text was written or removed
@@ -474,13 +483,16 @@ class Store:
     def vector_log_bounds(self) -> tuple[int, int]:
         """(first, last) sequence numbers in the vector log; (0, 0) when it is empty."""
         # two subqueries: SQLite answers a lone MIN or MAX from the key's b-tree, but scans the table for both
-        return self.con.execute(
-            "SELECT COALESCE((SELECT MIN(seq) FROM vector_log), 0), COALESCE((SELECT MAX(seq) FROM vector_log), 0)"
-        ).fetchone()
+        first, last = _row(
+            self.con,
+            "SELECT COALESCE((SELECT MIN(seq) FROM vector_log), 0), COALESCE((SELECT MAX(seq) FROM vector_log), 0)",
+        )
+        return int(first), int(last)
 
     def vector_changes(self, after: int) -> list[tuple[int, int]]:
         """[(span rowid, added)] logged after ``after``, oldest first; span -1 means all were dropped."""
-        return self.con.execute("SELECT span, added FROM vector_log WHERE seq > ? ORDER BY seq", (after,)).fetchall()
+        rows = self.con.execute("SELECT span, added FROM vector_log WHERE seq > ? ORDER BY seq", (after,))
+        return [(int(span), int(added)) for span, added in rows]
 
     def vectors(self, rowids: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(rowids, matrix) of the live vectors, all of them or those of ``rowids``."""
@@ -492,7 +504,7 @@ class Store:
             rows = list(self._select_in("SELECT rowid, embedding FROM span_vectors WHERE rowid IN ({marks})", rowids))
         dims = int(self.get_meta("model_dims", "0") or 0)
         ids_arr = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), dims)
+        mat = np.frombuffer(b"".join(cast(bytes, r[1]) for r in rows), dtype=np.float32).reshape(len(rows), dims)
         return ids_arr, mat
 
     def trim_vector_log(self, keep: int = 200_000) -> None:
@@ -510,7 +522,7 @@ class Store:
         return [PendingEmbedding(*r) for r in self.con.execute(sql)]
 
     def count_pending(self) -> int:
-        return self.con.execute("SELECT COUNT(*) FROM spans WHERE embedded = 0").fetchone()[0]
+        return _scalar(self.con, "SELECT COUNT(*) FROM spans WHERE embedded = 0")
 
     def store_embeddings(self, items: Iterable[tuple[str, np.ndarray]]) -> int:
         """Cache vectors by embed hash and attach them to every span waiting for that text."""
@@ -725,16 +737,16 @@ class Store:
     def counts(self) -> dict[str, int]:
         """Files, spans and embedded spans; cheap (index-only counts), called on every search."""
         c = self.con
-        files = c.execute("SELECT COUNT(*) FROM files WHERE skip_reason IS NULL").fetchone()[0]
-        spans = c.execute("SELECT COUNT(*) FROM spans").fetchone()[0]
-        pending = c.execute("SELECT COUNT(*) FROM spans WHERE embedded = 0").fetchone()[0]
+        files = _scalar(c, "SELECT COUNT(*) FROM files WHERE skip_reason IS NULL")
+        spans = _scalar(c, "SELECT COUNT(*) FROM spans")
+        pending = _scalar(c, "SELECT COUNT(*) FROM spans WHERE embedded = 0")
         return {"files": files, "spans": spans, "embedded": spans - pending}
 
     def detail_counts(self) -> dict[str, int]:
         """Slower figures for status reports."""
         c = self.con
         return {
-            "cached_vectors": c.execute("SELECT COUNT(*) FROM embedding_cache").fetchone()[0],
+            "cached_vectors": _scalar(c, "SELECT COUNT(*) FROM embedding_cache"),
         }
 
     def skipped_counts(self) -> dict[str, int]:

@@ -153,7 +153,7 @@ def find_symbols(searcher: Searcher, query: str, k: int = 50, semantic: bool = T
         outcome = searcher.search(query, k=k, filters=filters, per_file=k)
         by_id = {s.span_id: s for s in store.spans_by_span_id([h.id for h in outcome.hits])}
         for hit in outcome.hits:
-            span = by_id.get(hit.id)
-            if span is not None and span.rowid not in found:
-                add(span, min(SEMANTIC_CAP, hit.score), "semantic")
+            stored = by_id.get(hit.id)
+            if stored is not None and stored.rowid not in found:
+                add(stored, min(SEMANTIC_CAP, hit.score), "semantic")
     return sorted(found.values(), key=_order_key)[:k]

@@ -22,11 +22,6 @@ def split_identifier(ident: str) -> list[str]:
     return parts
 
 
-def is_compound(ident: str) -> bool:
-    """True for identifiers that carry more than one word (camelCase, snake_case, dotted)."""
-    return len(split_identifier(ident)) > 1
-
-
 def subword_terms(text: str, limit: int = 4000) -> str:
     """The camelCase sub-words of ``text``'s identifiers that unicode61 would not find on its own.
 

@@ -11,7 +11,6 @@ import logging
 import re
 import shutil
 import subprocess
-import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -27,7 +26,7 @@ from .discovery import discover
 from .embedding import Embedder
 from .errors import IndexCorrupt, IndexLocked, OutsideWorkspace, SpyglassError
 from .fusion import NO_PRIORS, Priors
-from .indexer import Indexer, IndexReport, ProgressFn
+from .indexer import Cancel, Indexer, IndexReport, ProgressFn
 from .lock import WriterLock
 from .parsing import parse_spans, split_lines
 from .related import RelatedSpan, related_spans, span_at
@@ -284,7 +283,7 @@ class Workspace:
     def index(
         self,
         progress: ProgressFn | None = None,
-        cancel: threading.Event | None = None,
+        cancel: Cancel | None = None,
         wait: float = 0.0,
         on_wait=None,
         embed: bool = True,
@@ -313,7 +312,7 @@ class Workspace:
     def embed_pending(
         self,
         progress: ProgressFn | None = None,
-        cancel: threading.Event | None = None,
+        cancel: Cancel | None = None,
         texts_per_write: int | None = None,
     ) -> IndexReport:
         """Embed spans that have no vector yet; ``cancel`` is checked every ``texts_per_write`` texts."""

@@ -328,23 +328,24 @@ def _write_blobs(git_dir: Path, dest: Path, to_write: dict[str, _Entry]) -> tupl
         stderr=subprocess.PIPE,
     )
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    stdin, stderr = proc.stdin, proc.stderr  # narrowed, for the threads below
     errors: list[str] = []
     stderr_chunks: list[bytes] = []
 
     def feed() -> None:  # a thread, so that neither pipe can fill up and deadlock
         try:
             for i in range(0, len(shas), 512):
-                proc.stdin.write("".join(f"{s}\n" for s in shas[i : i + 512]).encode("ascii"))
+                stdin.write("".join(f"{s}\n" for s in shas[i : i + 512]).encode("ascii"))
         except OSError as e:  # git died; the reader reports it
             errors.append(str(e))
         finally:
             try:
-                proc.stdin.close()
+                stdin.close()
             except OSError:
                 pass
 
     def drain() -> None:
-        stderr_chunks.append(proc.stderr.read())
+        stderr_chunks.append(stderr.read())
 
     feeder = threading.Thread(target=feed, daemon=True)
     drainer = threading.Thread(target=drain, daemon=True)

@@ -280,7 +280,7 @@ def aggregate(scores: Iterable[InstanceScore]) -> dict[str, Any]:
     out: dict[str, Any] = {"instances": len(scores)}
     counts: dict[str, int] = {}
     for m in METRICS:
-        vals = [s.values[m] for s in scores if s.values.get(m) is not None]
+        vals = [v for s in scores if (v := s.values.get(m)) is not None]
         counts[m] = len(vals)
         if not vals:
             out[m] = None

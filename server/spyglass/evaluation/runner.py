@@ -56,7 +56,7 @@ def _groups(queries: list[EvalQuery], config: EvalConfig) -> list[tuple[Path, Pa
     by_repo: dict[str | None, list[EvalQuery]] = {}
     for q in queries:
         by_repo.setdefault(q.repo if q.commit else None, []).append(q)
-    groups = []
+    groups: list[tuple[Path, Path | None, list[EvalQuery]]] = []
     for repo, items in by_repo.items():
         if repo is None:
             if config.corpus is None:

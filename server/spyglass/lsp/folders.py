@@ -109,7 +109,7 @@ class Folder:
             )
             future = progress.tokens.get(token)
             if future is not None:
-                future.add_done_callback(lambda f: f.cancelled() and self._cancelled(token))
+                future.add_done_callback(lambda f: self._cancelled(token) if f.cancelled() else None)
 
         try:
             progress.create(token, created)

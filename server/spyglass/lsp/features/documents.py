@@ -39,7 +39,7 @@ def _buffer_changed(ls: SpyglassServer, uri: str, changes: list[TextChange] | No
 def _buffer_closed(ls: SpyglassServer, uri: str) -> None:
     path = to_fs_path(uri)
     folder = ls.folder_for(path) if path else None
-    if folder is None or folder.live is None:
+    if path is None or folder is None or folder.live is None:
         return
     try:
         folder.live.buffer_closed(path)

@@ -156,8 +156,11 @@ def span(ls: SpyglassServer, p: SpanParams) -> dict:
     if not candidates:
         raise JsonRpcInvalidParams("no workspace folder is open")
     folder = candidates[0]
+    ws = folder.ws
+    if ws is None:  # the folder closed while the request waited
+        raise JsonRpcInvalidParams("no workspace folder is open")
     try:
-        found = folder.ws.span(p.id)
+        found = ws.span(p.id)
     except OutsideWorkspace as e:
         raise JsonRpcInvalidParams(str(e)) from None
     return {

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from mcp.types import CallToolResult, TextContent
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
 from ...engine.shaping import CHARS_PER_TOKEN
 
-READ_ONLY = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
+READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
 
 MAX_TOKENS_DEFAULT = 2000  # about 8 KB of text: what one answer may cost an agent by default
 MAX_TOKENS_LIMIT = 8000

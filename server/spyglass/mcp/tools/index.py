@@ -7,7 +7,7 @@ from typing import Annotated
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import CallToolResult
+from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
 from ...engine import gitinfo
@@ -55,7 +55,9 @@ def register(server: MCPServer, session: Session) -> None:
         description="Re-index now: the given files (after you wrote them) or, with no paths, everything that "
         "changed on disk. Files are normally picked up within a second or two by themselves; use this to be "
         "sure before searching. Waits for the lexical index; vectors follow in the background.",
-        annotations={"readOnlyHint": False, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False},
+        annotations=ToolAnnotations(
+            readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False
+        ),
     )
     def reindex(
         paths: Annotated[
