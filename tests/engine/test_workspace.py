@@ -392,3 +392,18 @@ def test_a_candidate_found_by_another_retriever_gets_its_bm25_from_beyond_the_po
     # the module span joins as the best whole file's head; its own BM25 is read only from the deeper hits
     assert "lexical" not in found[0]["module"] and found[0]["module"]["file"] == 1.0
     assert 0 < found[1000]["module"]["lexical"] < found[1000]["function"]["lexical"] == 1.0
+
+
+def test_damage_found_while_answering_is_the_engines_index_corrupt(polyglot):
+    """Front ends never see SQLite's own errors: damage met by a query is IndexCorrupt, saying how to fix it."""
+    with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:
+        ws.index()
+    db = polyglot / ".spyglass" / "index.db"
+    with Workspace.open(polyglot, overrides=LEXICAL) as ws:
+        data = bytearray(db.read_bytes())
+        page = int.from_bytes(data[16:18], "big") or 65536
+        data[page:] = b"\xa5" * (len(data) - page)  # every page but the first (the schema) is garbage
+        db.write_bytes(bytes(data))
+        for ask in (lambda: ws.search("cart total"), lambda: ws.symbols("Cart"), lambda: ws.status()):
+            with pytest.raises(IndexCorrupt, match="--rebuild"):
+                ask()

@@ -18,8 +18,6 @@ import threading
 from dataclasses import asdict
 from pathlib import Path
 
-import apsw
-
 from ..engine import access, owner
 from ..engine.errors import (
     IndexLocked,
@@ -305,9 +303,6 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_NO_INDEX
     except IndexUnusable as e:
         render.error(str(e))
-        return EXIT_NO_INDEX
-    except (apsw.CorruptError, apsw.NotADBError) as e:
-        render.error(f"the index is damaged ({e}); rebuild it with `spyglass index --rebuild`")
         return EXIT_NO_INDEX
     except IndexLocked as e:
         render.error(str(e))

@@ -6,6 +6,7 @@ The CLI, the language server and the MCP server talk only to this class.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import logging
 import re
@@ -16,7 +17,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import apsw
 
@@ -83,6 +84,23 @@ def find_root(start: Path) -> Path:
 def _remove_db(path: Path) -> None:
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _damage_is_index_corrupt(method: Callable[Concatenate[Any, P], R]) -> Callable[Concatenate[Any, P], R]:
+    """SQLite's damage errors met while answering become the engine's IndexCorrupt (front ends know no apsw)."""
+
+    @functools.wraps(method)
+    def answer(self: Any, *args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(self, *args, **kwargs)
+        except (apsw.CorruptError, apsw.NotADBError) as e:
+            raise IndexCorrupt(f"the index is damaged ({e}); rebuild it with `spyglass index --rebuild`") from e
+
+    return answer
 
 
 class Workspace:
@@ -280,6 +298,7 @@ class Workspace:
             log.info("restored the disk's text of %d file(s) an editor had open: %s", len(paths), ", ".join(paths))
         return paths
 
+    @_damage_is_index_corrupt
     def index(
         self,
         progress: ProgressFn | None = None,
@@ -296,6 +315,7 @@ class Workspace:
             self._indexer().update_path(rel, text, embed=False, session=self.session)
         return report
 
+    @_damage_is_index_corrupt
     def update_file(
         self, path: str | Path, text: str | None = None, embed: bool = True, old_tree: Any = None
     ) -> IndexReport:
@@ -309,6 +329,7 @@ class Workspace:
         self.acquire_writer()
         return self._indexer().update_path(rel, text, embed=embed, old_tree=old_tree, session=self.session)
 
+    @_damage_is_index_corrupt
     def embed_pending(
         self,
         progress: ProgressFn | None = None,
@@ -322,6 +343,7 @@ class Workspace:
         return report
 
     # -- reading ---------------------------------------------------------------------------------
+    @_damage_is_index_corrupt
     def search(
         self,
         query: str,
@@ -350,6 +372,7 @@ class Workspace:
         results = [asdict(h) for h in outcome.hits]
         return {"query": query, "results": results, "truncated": outcome.truncated, "index": index}
 
+    @_damage_is_index_corrupt
     def symbols(self, query: str, k: int = 50, semantic: bool = True) -> list[dict]:
         """Definitions for a symbol picker: exact and fuzzy name matches first, then semantic ones."""
         return [
@@ -357,11 +380,13 @@ class Workspace:
             for m in find_symbols(self.searcher, query, k, semantic)
         ]
 
+    @_damage_is_index_corrupt
     def span_at(self, path: str | Path, line: int) -> dict | None:
         """The innermost indexed span covering 1-based ``line`` of ``path`` (unsaved text included)."""
         span = span_at(self.searcher, self.relpath(path), line)
         return span_summary(span) if span else None
 
+    @_damage_is_index_corrupt
     def related(self, path: str | Path, line: int, k: int = 3) -> dict:
         """The span at ``path``:``line`` and up to ``k`` related spans (uses, similar, documents)."""
         span = span_at(self.searcher, self.relpath(path), line)
@@ -382,6 +407,7 @@ class Workspace:
             line = found or line
         return {**span_summary(r.span), "relation": r.relation, "score": r.score, "preview": preview, "line": line}
 
+    @_damage_is_index_corrupt
     def context(self, path: str | Path, line: int) -> dict:
         """What surrounds 1-based ``line`` of ``path`` (unsaved text included): the enclosing definition
         (``span``, None outside any, with ``message`` saying why), the file's ``imports`` and the indexed
@@ -406,6 +432,7 @@ class Workspace:
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
             return None
 
+    @_damage_is_index_corrupt
     def span(self, span_id: str, context_lines: int = 0) -> SpanLookup:
         """The current text of a span, found by its ID, and whether it is current, moved or stale;
         with ``context_lines``, up to that many lines before and after it too (``text_start_line`` and
@@ -467,6 +494,7 @@ class Workspace:
         )
         return gone, lines
 
+    @_damage_is_index_corrupt
     def freshness(self) -> dict:
         """A cheap summary for every answer: how much is indexed and embedded, and since when."""
         counts = self.store.counts()
@@ -482,6 +510,7 @@ class Workspace:
             "last_update": _iso(last) if last else None,
         }
 
+    @_damage_is_index_corrupt
     def status(self, check_disk: bool = True) -> dict:
         """Coverage and freshness, including (with ``check_disk``) files changed since the last sync."""
         info = self.freshness()
