@@ -33,3 +33,12 @@ def test_head_of_a_worktree(tmp_path):
     git(repo, "commit", "-q", "-m", "one")
     git(repo, "worktree", "add", "-q", "-b", "feature", str(tmp_path / "wt"))
     assert head(tmp_path / "wt") == (git(repo, "rev-parse", "HEAD"), "feature")
+
+
+def test_head_of_a_folder_inside_a_checkout(tmp_path):
+    git(tmp_path, "init", "-q", "-b", "main")
+    (tmp_path / "pkg" / "sub").mkdir(parents=True)
+    (tmp_path / "pkg" / "sub" / "a.txt").write_text("a\n", encoding="utf-8")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-q", "-m", "one")
+    assert head(tmp_path / "pkg" / "sub") == (git(tmp_path, "rev-parse", "HEAD"), "main")  # as git finds it

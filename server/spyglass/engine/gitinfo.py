@@ -1,4 +1,5 @@
-"""The workspace's git HEAD (commit and branch), read from the files under ``.git`` without running git."""
+"""The workspace's git HEAD (commit and branch), read from the files under ``.git`` without running git (the one
+place the engine reads it)."""
 
 from __future__ import annotations
 
@@ -6,16 +7,19 @@ from pathlib import Path
 
 
 def git_dir(root: Path) -> Path | None:
-    """``root``'s git directory: ``.git`` itself, or where a ``.git`` file (worktrees, submodules) points."""
-    dot = root / ".git"
-    if dot.is_dir():
-        return dot
-    if dot.is_file():
-        text = dot.read_text(encoding="utf-8", errors="replace").strip()
-        if text.startswith("gitdir:"):
-            target = Path(text[len("gitdir:") :].strip())
-            target = target if target.is_absolute() else (root / target)
-            return target.resolve() if target.is_dir() else None
+    """The git directory of the checkout ``root`` is in (``root`` or a folder above it, as git finds it):
+    ``.git`` itself, or where a ``.git`` file (worktrees, submodules) points."""
+    for folder in (root, *root.resolve().parents):
+        dot = folder / ".git"
+        if dot.is_dir():
+            return dot
+        if dot.is_file():
+            text = dot.read_text(encoding="utf-8", errors="replace").strip()
+            if text.startswith("gitdir:"):
+                target = Path(text[len("gitdir:") :].strip())
+                target = target if target.is_absolute() else (folder / target)
+                return target.resolve() if target.is_dir() else None
+            return None
     return None
 
 

@@ -11,7 +11,6 @@ import json
 import logging
 import re
 import shutil
-import subprocess
 import time
 import uuid
 from collections.abc import Callable
@@ -21,7 +20,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import apsw
 
-from . import access
+from . import access, gitinfo
 from .context import line_context
 from .discovery import discover
 from .embedding import Embedder
@@ -539,7 +538,7 @@ class Workspace:
             cached_vectors=counts["cached_vectors"],
             configured_model=self.embedder.model_id if self.embedder else None,
             writer=self.lock.holder(),
-            git_head=_git_head(self.root),
+            git_head=gitinfo.head(self.root)[0],
             warnings=list(self.warnings),
         )
         if check_disk:
@@ -593,13 +592,3 @@ def _priors(settings: PriorSettings) -> Priors:
 
 def _iso(ts: float) -> str:
     return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat(timespec="seconds")
-
-
-def _git_head(root: Path) -> str | None:
-    try:
-        out = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5, check=False
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout.strip() or None if out.returncode == 0 else None
