@@ -1,7 +1,7 @@
 """One workspace folder as the language server holds it: its index, kept live, and its progress reports.
 
-Indexing progress goes to the client twice: as standard work-done progress (``$/progress``, cancellable:
-cancelling pauses the background work until the next ``spyglass/reindex``) and as the lighter
+Indexing progress goes to the client twice: as standard work-done progress (``$/progress``, see
+progress.py; cancelling pauses the background work until the next ``spyglass/reindex``) and as the lighter
 ``spyglass/statusChanged`` notification a status bar can follow.
 """
 
@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import logging
 import time
-import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from lsprotocol import types
 
@@ -19,32 +18,42 @@ from ..engine.errors import SpyglassError
 from ..engine.live import LiveIndex
 from ..engine.workspace import Workspace
 from .convert import freshness_json
-
-if TYPE_CHECKING:
-    from .server import SpyglassServer
+from .progress import IndexingProgress, ProgressHost
+from .settings import ClientSettings
 
 log = logging.getLogger(__name__)
 
 STATUS_METHOD = "spyglass/statusChanged"
 STATUS_EVERY = 0.5  # seconds between statusChanged notifications while the state stays the same
 PROGRESS_EVERY = 0.25  # seconds between $/progress reports
-PHASES = {"scan": "Scanning files", "parse": "Indexing files", "model": "Loading the model", "embed": "Embedding"}
+
+
+class FolderHost(ProgressHost, Protocol):
+    """What a folder needs from the language server."""
+
+    @property
+    def settings(self) -> ClientSettings: ...
+
+    @property
+    def protocol(self) -> Any: ...  # pygls's protocol: notify
+
+    def tell(self, message: str, kind: types.MessageType = types.MessageType.Warning) -> None: ...
 
 
 class Folder:
-    def __init__(self, root: Path, server: SpyglassServer, ws: Workspace | None, error: str | None = None):
+    def __init__(self, root: Path, server: FolderHost, ws: Workspace | None, error: str | None = None):
         self.root = root
         self.server = server
         self.ws = ws
         self.error = error  # why this folder cannot be searched at all
         self.live: LiveIndex | None = None
-        self._token: str | None = None
+        self.progress = IndexingProgress(server, f"Spyglass: indexing {root.name}", on_cancel=self._paused_by_user)
         self._last_status = 0.0
         self._last_state: str | None = None
         self._last_progress = 0.0
 
     @classmethod
-    def open(cls, root: Path, server: SpyglassServer) -> Folder:
+    def open(cls, root: Path, server: FolderHost) -> Folder:
         """Open (or create) the folder's index and start keeping it fresh; never raises."""
         try:
             ws = Workspace.open(root, writer=True, memory_vectors=True, overrides=server.settings.engine_overrides())
@@ -82,58 +91,16 @@ class Folder:
             self.server.call_soon(self.server.protocol.notify, STATUS_METHOD, freshness_json(self.root, status))
         if changed:
             busy = state in ("indexing", "embedding") and not status.get("paused")
-            self.server.call_soon(self._begin_progress if busy else self._end_progress)
+            self.server.call_soon(self.progress.begin if busy else self.progress.end)
 
     def _on_progress(self, phase: str, done: int, total: int) -> None:
         now = time.monotonic()
         if now - self._last_progress < PROGRESS_EVERY and done < total:
             return
         self._last_progress = now
-        self.server.call_soon(self._report_progress, phase, done, total)
+        self.server.call_soon(self.progress.report, phase, done, total)
 
-    # -- $/progress (on the event loop) ----------------------------------------------------------
-    def _begin_progress(self) -> None:
-        if self._token is not None or not self.server.client_progress:
-            return
-        token = self._token = f"spyglass-{uuid.uuid4().hex[:12]}"
-        progress = self.server.work_done_progress
-
-        def created(*_args) -> None:
-            if self._token != token:
-                return
-            progress.begin(
-                token,
-                types.WorkDoneProgressBegin(
-                    title=f"Spyglass: indexing {self.root.name}", cancellable=True, percentage=0
-                ),
-            )
-            future = progress.tokens.get(token)
-            if future is not None:
-                future.add_done_callback(lambda f: self._cancelled(token) if f.cancelled() else None)
-
-        try:
-            progress.create(token, created)
-        except Exception:  # the client refused: no progress bar, the status notification remains
-            log.exception("cannot create a progress token")
-            self._token = None
-
-    def _report_progress(self, phase: str, done: int, total: int) -> None:
-        token = self._token
-        if token is None or token not in self.server.work_done_progress.tokens:
-            return
-        pct = int(100 * done / total) if total else 0
-        message = f"{PHASES.get(phase, phase)} {done:,}/{total:,}" if total else PHASES.get(phase, phase)
-        self.server.work_done_progress.report(token, types.WorkDoneProgressReport(message=message, percentage=pct))
-
-    def _end_progress(self) -> None:
-        token, self._token = self._token, None
-        if token is not None and token in self.server.work_done_progress.tokens:
-            self.server.work_done_progress.end(token, types.WorkDoneProgressEnd(message="Spyglass: index up to date"))
-            self.server.work_done_progress.tokens.pop(token, None)
-
-    def _cancelled(self, token: str) -> None:
+    def _paused_by_user(self) -> None:
         log.info("%s: indexing cancelled by the user; paused until the next reindex", self.root)
         if self.live is not None:
             self.live.pause()
-        if self._token == token:
-            self.server.call_soon(self._end_progress)
