@@ -50,6 +50,14 @@ def polyglot(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.fixture
+def shop(tmp_path: Path) -> Path:
+    """A fresh, writable copy of the small Python shop fixture (without an index)."""
+    root = tmp_path / "shop"
+    shutil.copytree(FIXTURES / "shop", root, ignore=shutil.ignore_patterns(".spyglass"))
+    return root
+
+
 TRANSPORT_FUNCTIONS = ("connect_with_deadline", "read_until_deadline", "close_after_deadline", "pool_wait")
 
 

@@ -3,7 +3,6 @@ another process owning the index; each test starts its own server process."""
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from spyglass.engine.lock import WriterLock
 from spyglass.engine.workspace import Workspace
 
-from .test_server import FIXTURE, plain, request, status, wait_until
+from .test_server import plain, request, status, wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -24,13 +23,6 @@ pytestmark = pytest.mark.slow
 async def client(lsp_client: LanguageClient):
     yield
     await lsp_client.shutdown_session()
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "shop"
-    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns(".spyglass"))
-    return root
 
 
 async def start(client: LanguageClient, root: Path, options: dict | None = None) -> None:
@@ -52,8 +44,8 @@ async def symbol(client: LanguageClient, name: str) -> list:
     return await client.workspace_symbol_async(types.WorkspaceSymbolParams(query=name))
 
 
-async def test_bad_settings_and_a_missing_model_are_reported_and_search_goes_on(client, project):
-    await start(client, project, {"maxResults": -3, "hover": "sometimes", "model": str(project / "no-such-model")})
+async def test_bad_settings_and_a_missing_model_are_reported_and_search_goes_on(client, shop):
+    await start(client, shop, {"maxResults": -3, "hover": "sometimes", "model": str(shop / "no-such-model")})
     await wait_until(lambda: folder_state(client, "idle", "error"), timeout=60)
     await wait_until(lambda: _async(any("cannot load embedding model" in m.message for m in client.messages)), 30)
     messages = [m.message for m in client.messages]
@@ -65,10 +57,10 @@ async def test_bad_settings_and_a_missing_model_are_reported_and_search_goes_on(
     assert answer["folders"][0]["mode"] == "lexical"
 
 
-async def test_configuration_change_turns_hover_off_and_reports_bad_values(client, project):
-    await start(client, project)
+async def test_configuration_change_turns_hover_off_and_reports_bad_values(client, shop):
+    await start(client, shop)
     await wait_until(lambda: folder_state(client, "idle"), timeout=60)
-    uri = (project / "shop" / "pricing.py").as_uri()
+    uri = (shop / "shop" / "pricing.py").as_uri()
     params = types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=5, character=6)
     )
@@ -84,23 +76,23 @@ async def _async(value):
     return value
 
 
-async def test_a_damaged_index_is_moved_aside_and_rebuilt(client, project):
-    (project / ".spyglass").mkdir()
-    (project / ".spyglass" / "index.db").write_bytes(b"this is not a database" * 100)
-    await start(client, project)
+async def test_a_damaged_index_is_moved_aside_and_rebuilt(client, shop):
+    (shop / ".spyglass").mkdir()
+    (shop / ".spyglass" / "index.db").write_bytes(b"this is not a database" * 100)
+    await start(client, shop)
     await wait_until(lambda: folder_state(client, "idle"), timeout=60)
     assert any("damaged" in m.message for m in client.messages)
-    assert list((project / ".spyglass").glob("index.db.corrupt-*"))
+    assert list((shop / ".spyglass").glob("index.db.corrupt-*"))
     assert (await symbol(client, "shipping_cost"))[0].name == "shipping_cost"
 
 
-async def test_follows_while_another_process_owns_the_index_then_takes_over(client, project):
-    with Workspace.open(project, writer=True, overrides={"embed": False}) as ws:
+async def test_follows_while_another_process_owns_the_index_then_takes_over(client, shop):
+    with Workspace.open(shop, writer=True, overrides={"embed": False}) as ws:
         ws.index()
-    other = WriterLock(project / ".spyglass" / "writer.lock")
+    other = WriterLock(shop / ".spyglass" / "writer.lock")
     other.acquire()
     try:
-        await start(client, project)
+        await start(client, shop)
         following = await wait_until(lambda: folder_state(client, "following"), timeout=30)
         assert following["role"] == "follower"
         assert (await symbol(client, "compute_discount"))[0].name == "compute_discount"  # reads still work
@@ -110,7 +102,7 @@ async def test_follows_while_another_process_owns_the_index_then_takes_over(clie
     assert owner["role"] == "owner"
 
 
-async def test_several_workspace_folders_each_get_an_index(client, project, tmp_path):
+async def test_several_workspace_folders_each_get_an_index(client, shop, tmp_path):
     other = tmp_path / "billing"
     (other / "billing").mkdir(parents=True)
     (other / "billing" / "invoice.py").write_text(
@@ -121,10 +113,10 @@ async def test_several_workspace_folders_each_get_an_index(client, project, tmp_
         types.InitializeParams(
             capabilities=client_capabilities("neovim"),
             workspace_folders=[
-                types.WorkspaceFolder(uri=project.as_uri(), name="shop"),
+                types.WorkspaceFolder(uri=shop.as_uri(), name="shop"),
                 types.WorkspaceFolder(uri=other.as_uri(), name="billing"),
             ],
-            initialization_options={"model": str(project / "no-such-model")},  # lexical: fast and enough here
+            initialization_options={"model": str(shop / "no-such-model")},  # lexical: fast and enough here
         )
     )
 
@@ -134,10 +126,10 @@ async def test_several_workspace_folders_each_get_an_index(client, project, tmp_
 
     await wait_until(both_idle, timeout=60)
     roots = sorted(f["root"] for f in (await status(client))["folders"])
-    assert roots == sorted([str(other), str(project)])
-    assert (other / ".spyglass" / "index.db").exists() and (project / ".spyglass" / "index.db").exists()
+    assert roots == sorted([str(other), str(shop)])
+    assert (other / ".spyglass" / "index.db").exists() and (shop / ".spyglass" / "index.db").exists()
     invoice = (await symbol(client, "render_invoice"))[0]
     assert invoice.location.uri == (other / "billing" / "invoice.py").as_uri()
-    assert (await symbol(client, "compute_discount"))[0].location.uri.startswith(project.as_uri())
+    assert (await symbol(client, "compute_discount"))[0].location.uri.startswith(shop.as_uri())
     answer = plain(await request(client, "spyglass/search", {"query": "invoice printing"}))
     assert answer["results"][0]["symbol"] == "render_invoice" and len(answer["folders"]) == 2

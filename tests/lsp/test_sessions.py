@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -18,13 +17,6 @@ from .rawclient import RawServer, indexed
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "shop"
 LEXICAL = {**os.environ, "SPYGLASS_EMBED": "false"}
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "shop"
-    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns(".spyglass"))
-    return root
 
 
 def spyglass(root: Path, *args: str) -> subprocess.CompletedProcess:
@@ -55,14 +47,14 @@ ENDINGS = {
 
 
 @pytest.mark.parametrize("ending", list(ENDINGS))
-def test_unsaved_text_goes_when_the_session_ends(project: Path, tmp_path: Path, ending: str):
-    server = RawServer(project, tmp_path / "server.log")
+def test_unsaved_text_goes_when_the_session_ends(shop: Path, tmp_path: Path, ending: str):
+    server = RawServer(shop, tmp_path / "server.log")
     try:
         server.start()
-        path = project / "shop" / "shipping.py"
+        path = shop / "shop" / "shipping.py"
         unsaved = path.read_text(encoding="utf-8").replace("def shipping_cost(", "def parcel_insurance_fee(")
         server.open_unsaved(path, unsaved)
-        assert indexed(project, "parcel_insurance_fee"), server.log()
+        assert indexed(shop, "parcel_insurance_fee"), server.log()
 
         end, code = ENDINGS[ending]
         end(server)
@@ -70,7 +62,7 @@ def test_unsaved_text_goes_when_the_session_ends(project: Path, tmp_path: Path, 
     finally:
         server.close()
 
-    assert "parcel_insurance_fee" not in symbols_found(project, "parcel_insurance_fee")
-    assert symbols_found(project, "shipping_cost")[0] == "shipping_cost"
-    again = spyglass(project, "index")  # the writer lock is free
+    assert "parcel_insurance_fee" not in symbols_found(shop, "parcel_insurance_fee")
+    assert symbols_found(shop, "shipping_cost")[0] == "shipping_cost"
+    again = spyglass(shop, "index")  # the writer lock is free
     assert again.returncode == 0, again.stderr

@@ -4,7 +4,6 @@ share one index with a single writer; when the owner exits another takes over wi
 from __future__ import annotations
 
 import asyncio
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -14,8 +13,6 @@ from mcp import Client, StdioServerParameters
 
 from spyglass.engine.migrations import SCHEMA_VERSION
 from spyglass.engine.store import Store
-
-from .test_tools import FIXTURE
 
 pytestmark = pytest.mark.slow
 
@@ -41,15 +38,8 @@ async def until(check, timeout: float = 60.0):
         await asyncio.sleep(0.2)
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "shop"
-    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns(".spyglass"))
-    return root
-
-
-async def test_a_subprocess_over_stdio_answers(project):
-    async with Client(params(project), read_timeout_seconds=120) as client:
+async def test_a_subprocess_over_stdio_answers(shop):
+    async with Client(params(shop), read_timeout_seconds=120) as client:
         names = {t.name for t in (await client.list_tools()).tools}
         assert "search_code" in names
         await until(lambda: _idle(client))
@@ -87,18 +77,18 @@ class Process:
         await self._task
 
 
-async def test_three_processes_share_one_index_and_one_writer(project):
-    procs = [Process(project)]
+async def test_three_processes_share_one_index_and_one_writer(shop):
+    procs = [Process(shop)]
     try:
         first = await procs[0].client
         await until(lambda: _idle(first))
-        procs += [Process(project), Process(project)]
+        procs += [Process(shop), Process(shop)]
         others = [await p.client for p in procs[1:]]
         clients = [first, *others]
         roles = [(await until(lambda c=c: _idle(c)))["role"] for c in clients]
         assert roles == ["owner", "follower", "follower"]
 
-        (project / "shop" / "returns.py").write_text(
+        (shop / "shop" / "returns.py").write_text(
             'def approve_return(order_id: int) -> bool:\n    """Accept a returned parcel."""\n    return True\n',
             encoding="utf-8",
         )
@@ -124,11 +114,11 @@ async def test_three_processes_share_one_index_and_one_writer(project):
             await p.close()
 
 
-async def test_an_unusable_index_is_explained_by_every_tool_not_a_dead_server(project):
-    store = Store(project / ".spyglass" / "index.db")
+async def test_an_unusable_index_is_explained_by_every_tool_not_a_dead_server(shop):
+    store = Store(shop / ".spyglass" / "index.db")
     store.con.execute("INSERT INTO schema_migrations VALUES(?, 0)", (SCHEMA_VERSION + 1,))
     store.close()
-    async with Client(params(project), read_timeout_seconds=60) as client:
+    async with Client(params(shop), read_timeout_seconds=60) as client:
         for name, args in (("search_code", {"query": "discount"}), ("index_status", {})):
             result = await client.call_tool(name, args)
             assert result.is_error and "cannot open the Spyglass index" in result.content[0].text

@@ -4,7 +4,6 @@ code 0 and leaves the index free for the next writer."""
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -15,16 +14,7 @@ import pytest
 
 from spyglass.engine.lock import WriterLock
 
-from .test_tools import FIXTURE
-
 LEXICAL = {**os.environ, "SPYGLASS_EMBED": "false"}
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "shop"
-    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns(".spyglass"))
-    return root
 
 
 def _owner_pid(lock: WriterLock, timeout: float = 60.0) -> int | None:
@@ -37,11 +27,11 @@ def _owner_pid(lock: WriterLock, timeout: float = 60.0) -> int | None:
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-def test_a_stop_signal_ends_the_server_and_frees_the_index(project: Path, tmp_path: Path, sig: int):
-    lock = WriterLock(project / ".spyglass" / "writer.lock")
+def test_a_stop_signal_ends_the_server_and_frees_the_index(shop: Path, tmp_path: Path, sig: int):
+    lock = WriterLock(shop / ".spyglass" / "writer.lock")
     with (tmp_path / "mcp.log").open("wb") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "spyglass", "mcp", str(project)],
+            [sys.executable, "-m", "spyglass", "mcp", str(shop)],
             stdin=subprocess.PIPE,  # a terminal that stays open: no end of input
             stdout=subprocess.DEVNULL,
             stderr=log,
@@ -62,6 +52,6 @@ def test_a_stop_signal_ends_the_server_and_frees_the_index(project: Path, tmp_pa
     assert code == 0, (tmp_path / "mcp.log").read_text(encoding="utf-8", errors="replace")
     assert lock.holder() is None
     again = subprocess.run(
-        [sys.executable, "-m", "spyglass", "index", str(project)], env=LEXICAL, capture_output=True, timeout=120
+        [sys.executable, "-m", "spyglass", "index", str(shop)], env=LEXICAL, capture_output=True, timeout=120
     )
     assert again.returncode == 0, again.stderr
