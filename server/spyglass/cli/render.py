@@ -33,13 +33,12 @@ def waiting(holder: dict | None) -> None:
 def asking_owner(holder: dict) -> None:
     err.print(
         f"asking the process that owns the index (pid {holder.get('pid')}: "
-        f"{escape(str(holder.get('command', '?')))}) to update it…",
-        soft_wrap=True,
+        f"{escape(str(holder.get('command', '?')))}) to update it…"
     )
 
 
 def note(message: str) -> None:
-    err.print(f"[yellow]note:[/] {escape(message)}", soft_wrap=True)
+    err.print(f"[yellow]note:[/] {escape(message)}")
 
 
 def index_summary(root: Path, report, status: dict) -> None:

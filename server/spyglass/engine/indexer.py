@@ -31,6 +31,7 @@ from .textnorm import path_words, subword_terms
 log = logging.getLogger(__name__)
 
 ProgressFn = Callable[[str, int, int], None]
+"""``progress(phase, done, total)``; phase is "scan", "parse", "model" (loading it) or "embed"."""
 
 
 class Cancel(Protocol):
@@ -38,8 +39,6 @@ class Cancel(Protocol):
 
     def is_set(self) -> bool: ...
 
-
-"""``progress(phase, done, total)``; phase is "scan", "parse", "model" (loading it) or "embed"."""
 
 FILES_PER_TRANSACTION = 64
 BATCHES_PER_WRITE = 8  # vectors are written after this many model batches

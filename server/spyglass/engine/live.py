@@ -27,7 +27,7 @@ from pathlib import Path
 from . import owner
 from .buffers import Buffer, TextChange
 from .errors import IndexLocked, OutsideWorkspace, SpyglassError
-from .indexer import IndexReport
+from .indexer import IndexReport, ProgressFn
 from .workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -42,7 +42,6 @@ UPDATE_POLL_SECONDS = 0.25  # how often an update asked for by another process c
 RESYNC_NAMES = frozenset({".gitignore", ".spyglassignore", ".ignore", ".spyglass.toml", "pyproject.toml"})
 
 StatusFn = Callable[[dict], None]
-ProgressFn = Callable[[str, int, int], None]
 
 
 @dataclass

@@ -31,6 +31,7 @@ from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 
 from .errors import SpyglassError
+from .indexer import ProgressFn
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +40,6 @@ MAX_SOCKET_PATH = 96  # bytes; AF_UNIX allows 103 (macOS) to 107 (Linux), and th
 ANSWER_SECONDS = 5.0  # an owner that has not said "accepted" by then is not going to
 ACCEPT_POLL_SECONDS = 0.5  # how often the listening thread checks whether it should stop
 
-ProgressFn = Callable[[str, int, int], None]
 UpdateFn = Callable[[ProgressFn], dict]
 """The owner's side of an update: runs it, calling ``progress(phase, done, total)``, and returns the
 ``done`` message's fields (``report`` and ``index``); raises SpyglassError to send an ``error``."""

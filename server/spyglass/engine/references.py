@@ -28,7 +28,7 @@ from tree_sitter import Node, Parser
 
 from .filerules import is_test_path
 from .languages import grammar_for, is_code
-from .related import FILE_KINDS
+from .related import FILE_KINDS, overlaps
 from .search import Searcher
 from .store import StoredSpan
 
@@ -91,7 +91,7 @@ def references(searcher: Searcher, span: StoredSpan, imports: list[str]) -> list
     for_tests = is_test_path(span.path)
     candidates: dict[str, list[StoredSpan]] = {}
     for other in searcher.store.spans_named_exactly(names):
-        if other.kind in FILE_KINDS or not is_code(other.language) or _overlaps(span, other):
+        if other.kind in FILE_KINDS or not is_code(other.language) or overlaps(span, other):
             continue
         if is_test_path(other.path) and not for_tests:
             continue
@@ -153,11 +153,6 @@ def name_uses(span: StoredSpan, modules: set[str]) -> dict[str, Uses]:
         else:
             uses[name].other = True
     return uses
-
-
-def identifiers(span: StoredSpan) -> list[str]:
-    """The distinct names in ``span``'s code, in order of first use (see :func:`name_uses`)."""
-    return list(name_uses(span, set()))
 
 
 def code_text(span: StoredSpan) -> str:
@@ -238,8 +233,3 @@ def _mentioned(path: str, words: set[str]) -> bool:
 
 def _place(span: StoredSpan) -> tuple:
     return (is_test_path(span.path), span.path, span.start_line)
-
-
-def _overlaps(a: StoredSpan, b: StoredSpan) -> bool:
-    """The same file and overlapping lines: the span itself, what encloses it or what it encloses."""
-    return a.path == b.path and a.start_line <= b.end_line and b.start_line <= a.end_line

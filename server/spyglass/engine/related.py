@@ -50,7 +50,8 @@ def _phrase(name: str) -> str | None:
     return '"' + " ".join(tokens) + '"' if tokens and len(name) > 2 else None
 
 
-def _overlaps(a: StoredSpan, b: StoredSpan) -> bool:
+def overlaps(a: StoredSpan, b: StoredSpan) -> bool:
+    """The same file and overlapping lines: the span itself, what encloses it or what it encloses."""
     return a.path == b.path and a.start_line <= b.end_line and b.start_line <= a.end_line
 
 
@@ -65,7 +66,7 @@ def related_spans(searcher: Searcher, span: StoredSpan, k: int = 3) -> list[Rela
         rows = store.spans_by_rowid([r for r, _ in hits])
         for rowid, bm25 in hits:
             other = rows.get(rowid)
-            if other is None or _overlaps(span, other) or other.name == span.name:
+            if other is None or overlaps(span, other) or other.name == span.name:
                 continue
             score = min(1.0, max(0.0, -bm25 / best)) if best else 0.0
             relation = "uses" if is_code(other.language) else "documents"
@@ -87,7 +88,7 @@ def related_spans(searcher: Searcher, span: StoredSpan, k: int = 3) -> list[Rela
             named = {r.span.rowid for rs in by_relation.values() for r in rs}  # text evidence says more
             for rowid, distance in near:
                 other = rows.get(rowid)
-                if other is None or rowid in named or _overlaps(span, other) or other.kind in FILE_KINDS:
+                if other is None or rowid in named or overlaps(span, other) or other.kind in FILE_KINDS:
                     continue
                 by_relation["similar"].append(RelatedSpan(other, "similar", round(1.0 - distance, 4)))
     picked: list[RelatedSpan] = []

@@ -66,7 +66,8 @@ QUERY_VECTORS = "whole"  # "whole": embed the query as one text; "max"/"mean": p
 MENTIONED_FILES = 20  # files named in the query (a traceback, a path) join the candidates
 FILE_HEADS = 20  # the best whole-file matches join the candidates through their module span
 # tests and prose rank below code, all else equal: the defaults of the ``[search.priors]`` setting
-PRIORS = Priors(tests=0.3, prose=0.3)
+NO_FILES: dict[str, list[str] | None] = {}  # the files cache of a search that reads none
+PRIORS = Priors()
 NAME_SHARING = False  # a name defined n times gives each definition 1/sqrt(n)
 EXTRA_PARTS = 0.0  # parts of a long definition after its best part: weight (0: dropped; docs/quality.md)
 BM25_COLUMNS = (4.0, 2.0, 1.5, 1.0, 0.7)  # name, path, doc, body, terms
@@ -367,11 +368,14 @@ class Searcher:
         cut: bool = True,
         max_tokens: int | None = None,
         per_file: int = PER_FILE,
+        read_files: bool = True,
     ) -> SearchOutcome:
         """Ranked spans, best first, at most ``k``, at most ``per_file`` from one file (1: a ranking of files,
         each by its best span) and at most ``max_tokens`` (estimated) in all.
 
-        ``cut=False`` returns the whole ranking (no floor, no per-file limit): for evaluation."""
+        ``cut=False`` returns the whole ranking (no floor, no per-file limit): for evaluation.
+        ``read_files=False`` places snippets by the index alone, reading no file (for callers that keep only
+        ids and scores)."""
         filters = filters or SearchFilters()
         q = parse_query(query)
         profile = PROFILE
@@ -394,7 +398,7 @@ class Searcher:
             scored = diverse(scored, key=lambda t: t[1].path, per_key=per_file, limit=k)
         terms = set(q.terms)
         weights = profile.weights if vectors else profile.lexical_weights
-        files: dict[str, list[str] | None] = {}
+        files: dict[str, list[str] | None] = {} if read_files else NO_FILES
         hits = [
             self._hit(span, score, signals[span.rowid], weights, terms, matches[span.path], files)
             for score, span in scored[:k]
@@ -500,6 +504,8 @@ class Searcher:
         return best_mean_by_key([owners[int(i)] for i in ids], sims, FILE_VECTOR_SPANS)
 
     def _file_lines(self, path: str, files: dict[str, list[str] | None]) -> list[str] | None:
+        if files is NO_FILES:
+            return None
         if path not in files:
             text = self.read_text(path) if self.read_text is not None else None
             files[path] = split_lines(text) if text is not None else None

@@ -150,7 +150,7 @@ def find_symbols(searcher: Searcher, query: str, k: int = 50, semantic: bool = T
     # a name fragment that already matches names is being typed: meaning adds little and costs a model call
     if semantic and len(query) >= 3 and (not looks_like_name or len(found) < FEW_NAME_MATCHES):
         filters = SearchFilters(kinds=list(DEFINITION_KINDS))
-        outcome = searcher.search(query, k=k, filters=filters, per_file=k)
+        outcome = searcher.search(query, k=k, filters=filters, per_file=k, read_files=False)
         by_id = {s.span_id: s for s in store.spans_by_span_id([h.id for h in outcome.hits])}
         for hit in outcome.hits:
             stored = by_id.get(hit.id)

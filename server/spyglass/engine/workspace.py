@@ -302,13 +302,11 @@ class Workspace:
         self,
         progress: ProgressFn | None = None,
         cancel: Cancel | None = None,
-        wait: float = 0.0,
-        on_wait=None,
         embed: bool = True,
     ) -> IndexReport:
         """Bring the whole index up to date with the disk (takes the writer lock); ``embed=False`` leaves
         the new spans' vectors for :meth:`embed_pending`."""
-        self.acquire_writer(wait, on_wait)
+        self.acquire_writer()
         report = self._indexer().sync(progress, cancel, embed=embed)
         for rel, text in list(self.buffers.items()):  # the disk must not win over unsaved editor text
             self._indexer().update_path(rel, text, embed=False, session=self.session)
