@@ -134,7 +134,7 @@ def test_roll_up_mixed_list():
 
 
 @dataclass
-class _Hit:  # shaped like spyglass.engine.search.SearchHit
+class _Hit:  # shaped like spyglass.engine.answers.SearchHit
     path: str
     symbol: str
     kind: str

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from .answers import SearchHit, SearchOutcome
 from .embedding import Embedder
 from .errors import ModelLoadError, UnknownValue
 from .filerules import is_test_path
@@ -24,7 +25,7 @@ from .parsing import split_lines
 from .query import ParsedQuery, parse_query, query_chunks
 from .rerank import Reranker, rerank
 from .shaping import confident, diverse, fit_budget
-from .snippets import Snippet, shorten, snippet_of
+from .snippets import snippet_of
 from .spans import KINDS, known_kind
 from .store import Scope, Store, StoredSpan
 from .textnorm import words
@@ -146,39 +147,6 @@ class SearchFilters:
     @property
     def active(self) -> bool:
         return bool(self.globs or self.languages or self.kinds)
-
-
-@dataclass
-class SearchHit:
-    id: str
-    path: str
-    start_line: int
-    end_line: int
-    kind: str
-    symbol: str
-    language: str
-    score: float
-    snippet: str  # consecutive lines of the file holding the matching line (snippets.py)
-    snippet_start_line: int  # the file line ``snippet`` starts at
-    match_line: dict  # {"number": n, "text": ...}: the line that matched best
-    why: dict  # "signals": each signal's value, "matched": the ones that made the score, "terms": words found
-    file_matches: int = 1  # spans of this file that passed the confidence cut (>1: more to read there)
-
-    def shortened(self, max_lines: int) -> SearchHit:
-        """This hit with its snippet cut to ``max_lines`` lines that keep the matching line (for a budget)."""
-        cut = shorten(
-            Snippet(self.snippet, self.snippet_start_line, self.match_line["number"], self.match_line["text"]),
-            max_lines,
-        )
-        return replace(self, snippet=cut.text, snippet_start_line=cut.start_line)
-
-
-@dataclass
-class SearchOutcome:
-    hits: list[SearchHit]
-    mode: str  # "hybrid" or "lexical"
-    note: str | None = None  # why the search fell back to lexical, if it did
-    truncated: bool = False  # results were left out or shortened to honour max_tokens
 
 
 def _one_definition_once(scored: list[tuple[float, StoredSpan]], factor: float) -> list[tuple[float, StoredSpan]]:

@@ -133,7 +133,7 @@ def roll_up(spans: Iterable[SpanLike]) -> RankedKeys:
     """Roll ranked spans up into ranked file, module and function lists (see the module docstring).
 
     A span is a ``RetrievedSpan``, a ``(path, symbol, kind)`` tuple, a mapping with those keys, or any
-    object with ``path``, ``symbol`` and ``kind`` attributes (e.g. ``spyglass.engine.search.SearchHit``).
+    object with ``path``, ``symbol`` and ``kind`` attributes (e.g. ``spyglass.engine.answers.SearchHit``).
     """
     files: list[str] = []
     modules: list[str] = []
