@@ -2,55 +2,39 @@
 
     python bench/ablation.py QUERIES.jsonl --repos flask,... --work DIR [--only NAME ...]
 
-Each configuration patches the fusion constants of ``spyglass.engine.search`` for its run only (its
-``PRIORS`` reach the engine as the ``[search.priors]`` setting); the corpora and index in DIR are shared, so
-after the first run nothing is embedded again.
+Each configuration is a RankingConfig (``dataclasses.replace`` of the defaults) that the evaluation's
+searcher uses for its run; the corpora and index in DIR are shared, so after the first run nothing is
+embedded again. Alternatives that docs/quality.md records as worse and whose switches were removed (RRF
+fusion, rescaled or chunked query vectors, identifier phrases off, shared names, extra parts kept) are
+no longer configurations.
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
+from dataclasses import replace
 from pathlib import Path
 
-from spyglass.engine import query, search
-from spyglass.engine.fusion import NO_PRIORS, Priors
+from spyglass.engine.search import DEFAULT_RANKING, NO_PRIORS, Priors, RankingConfig
 from spyglass.evaluation.dataset import load_any
 from spyglass.evaluation.report import format_table, write_report
 from spyglass.evaluation.runner import EvalConfig, run
 
-BASE = {
-    "PROFILE": search.PROFILE,
-    "PRIORS": search.PRIORS,
-    "FILE_HEADS": search.FILE_HEADS,
-    "QUERY_VECTORS": search.QUERY_VECTORS,
-    "MENTIONED_FILES": search.MENTIONED_FILES,
-    "FUSION": search.FUSION,
-    "GAP_CUT": search.GAP_CUT,
-    "NAME_SHARING": search.NAME_SHARING,
-    "USE_PHRASES": query.USE_PHRASES,
-    "EXTRA_PARTS": search.EXTRA_PARTS,
-    "VECTOR_SCALE": search.VECTOR_SCALE,
-    "FILE_CONTEXT_SPANS": search.FILE_CONTEXT_SPANS,
-    "LEXICAL_DEPTH": search.LEXICAL_DEPTH,
-}
+BASE = DEFAULT_RANKING
 
 
-def _profile(file_context: float | None = None, **weights: float) -> dict:
-    """A patch of the weight profile: some weights (both with and without vectors) changed."""
-    p = BASE["PROFILE"]
-    return {
-        "PROFILE": dataclasses.replace(
-            p,
-            weights={**p.weights, **weights},
-            lexical_weights={**p.lexical_weights, **{k: v for k, v in weights.items() if k != "vector"}},
-            file_context=p.file_context if file_context is None else file_context,
-        )
-    }
+def _weights(base: RankingConfig = BASE, file_context: float | None = None, **weights: float) -> RankingConfig:
+    """``base`` with some weights (both with and without vectors) changed."""
+    return replace(
+        base,
+        weights={**base.weights, **weights},
+        lexical_weights={**base.lexical_weights, **{k: v for k, v in weights.items() if k != "vector"}},
+        file_context=base.file_context if file_context is None else file_context,
+    )
 
 
-SESSION_7 = {"PROFILE": dataclasses.replace(_profile(title=0.2)["PROFILE"], within_file=None)}
+SESSION_7 = replace(_weights(title=0.2), within_file=None)
 
 ONLY = {
     "vector": 0.0,
@@ -62,65 +46,51 @@ ONLY = {
     "title_vector": 0.0,
     "file_vector": 0.0,
 }
-CONFIGS = {
-    "current": {},
-    "session 7 defaults": {**SESSION_7, "LEXICAL_DEPTH": 0},
-    "session 5 defaults": {
-        "PROFILE": dataclasses.replace(
-            SESSION_7["PROFILE"], weights={**SESSION_7["PROFILE"].weights, "file_vector": 0.0}
-        ),
-        "PRIORS": Priors(tests=0.5, prose=0.5),
-        "LEXICAL_DEPTH": 0,
-    },
-    "no file vector": _profile(file_vector=0.0),
-    "priors 0.5": {"PRIORS": Priors(tests=0.5, prose=0.5)},
-    "file vector 0.15": _profile(file_vector=0.15),
-    "file vector 0.25": _profile(file_vector=0.25),
-    "file vector 0.3": _profile(file_vector=0.3),
-    "title 0.3": _profile(title=0.3),
-    "title 0.4, lexical 0.25": _profile(title=0.4, lexical=0.25),
-    "file context 0.2": _profile(file_context=0.2),
-    "within a file by score": {"PROFILE": dataclasses.replace(BASE["PROFILE"], within_file=None)},
-    "within a file like across files": {
-        "PROFILE": dataclasses.replace(
-            BASE["PROFILE"], within_file={"vector": 0.25, "lexical": 0.35, "name": 0.2, "title": 0.2}
-        )
-    },
-    "vector 0.2": _profile(vector=0.2),
-    "vectors relative to the best": {"VECTOR_SCALE": "relative"},
-    "vectors spread over the candidates": {"VECTOR_SCALE": "spread"},
-    "vectors relative, weight 0.15": {"VECTOR_SCALE": "relative", **_profile(vector=0.15)},
-    "vectors relative, weight 0.2": {"VECTOR_SCALE": "relative", **_profile(vector=0.2)},
-    "extra parts 0.5": {"EXTRA_PARTS": 0.5},
-    "extra parts kept": {"EXTRA_PARTS": 1.0},
-    "no path signal": {**_profile(path=0.0), "MENTIONED_FILES": 0},
-    "no file signal": {**_profile(file=0.0), "FILE_HEADS": 0},
-    "no file context": _profile(file_context=0.0),
-    "file context 0.5": _profile(file_context=0.5),
-    "no test prior": {"PRIORS": Priors(tests=1.0)},
-    "no priors": {"PRIORS": NO_PRIORS},
-    "test prior 0.5": {"PRIORS": Priors(tests=0.5)},
-    "shared names weigh less": {"NAME_SHARING": True},
-    "prose prior 0.7": {"PRIORS": Priors(prose=0.7)},
-    "prose prior 0.35": {"PRIORS": Priors(prose=0.35)},
-    "no identifier phrases": {"USE_PHRASES": False},
-    "rrf fusion": {"FUSION": "rrf"},
-    "BM25 only for its own pool": {"LEXICAL_DEPTH": 0},
-    "BM25 only for its own pool, title 0.2": {"LEXICAL_DEPTH": 0, **_profile(title=0.2)},
-    "title 0.2": _profile(title=0.2),
-    "no gap cut": {"GAP_CUT": None},
-    "query vectors: max over chunks": {"QUERY_VECTORS": "max"},
-    "query vectors: mean of chunks": {"QUERY_VECTORS": "mean"},
-    "no title signal": _profile(title=0.0),
-    "title signal 0.15": _profile(title=0.15),
-    "title signal 0.3": _profile(title=0.3),
-    "title 0.15, title vector 0.15": _profile(title=0.15, title_vector=0.15),
-    "title 0.15, title vector 0.3": _profile(title=0.15, title_vector=0.3),
-    "vector 0.45": _profile(vector=0.45),
-    "vector 0.15": _profile(vector=0.15),
-    "vectors only": {**_profile(0.0, **{**ONLY, "vector": 1.0}), "FILE_HEADS": 0, "MENTIONED_FILES": 0},
-    "lexical only": {**_profile(0.0, **{**ONLY, "lexical": 1.0}), "FILE_HEADS": 0, "MENTIONED_FILES": 0},
-    "file signal only": _profile(0.0, **{**ONLY, "file": 1.0}),
+CONFIGS: dict[str, RankingConfig] = {
+    "current": BASE,
+    "session 7 defaults": replace(SESSION_7, lexical_depth=0),
+    "session 5 defaults": replace(
+        SESSION_7,
+        weights={**SESSION_7.weights, "file_vector": 0.0},
+        priors=Priors(tests=0.5, prose=0.5),
+        lexical_depth=0,
+    ),
+    "no file vector": _weights(file_vector=0.0),
+    "priors 0.5": replace(BASE, priors=Priors(tests=0.5, prose=0.5)),
+    "file vector 0.15": _weights(file_vector=0.15),
+    "file vector 0.25": _weights(file_vector=0.25),
+    "file vector 0.3": _weights(file_vector=0.3),
+    "title 0.3": _weights(title=0.3),
+    "title 0.4, lexical 0.25": _weights(title=0.4, lexical=0.25),
+    "file context 0.2": _weights(file_context=0.2),
+    "within a file by score": replace(BASE, within_file=None),
+    "within a file like across files": replace(
+        BASE, within_file={"vector": 0.25, "lexical": 0.35, "name": 0.2, "title": 0.2}
+    ),
+    "vector 0.2": _weights(vector=0.2),
+    "no path signal": replace(_weights(path=0.0), mentioned_files=0),
+    "no file signal": replace(_weights(file=0.0), file_heads=0),
+    "no file context": _weights(file_context=0.0),
+    "file context 0.5": _weights(file_context=0.5),
+    "no test prior": replace(BASE, priors=Priors(tests=1.0)),
+    "no priors": replace(BASE, priors=NO_PRIORS),
+    "test prior 0.5": replace(BASE, priors=Priors(tests=0.5)),
+    "prose prior 0.7": replace(BASE, priors=Priors(prose=0.7)),
+    "prose prior 0.35": replace(BASE, priors=Priors(prose=0.35)),
+    "BM25 only for its own pool": replace(BASE, lexical_depth=0),
+    "BM25 only for its own pool, title 0.2": replace(_weights(title=0.2), lexical_depth=0),
+    "title 0.2": _weights(title=0.2),
+    "no gap cut": replace(BASE, gap_cut=None),
+    "no title signal": _weights(title=0.0),
+    "title signal 0.15": _weights(title=0.15),
+    "title signal 0.3": _weights(title=0.3),
+    "title 0.15, title vector 0.15": _weights(title=0.15, title_vector=0.15),
+    "title 0.15, title vector 0.3": _weights(title=0.15, title_vector=0.3),
+    "vector 0.45": _weights(vector=0.45),
+    "vector 0.15": _weights(vector=0.15),
+    "vectors only": replace(_weights(BASE, 0.0, **{**ONLY, "vector": 1.0}), file_heads=0, mentioned_files=0),
+    "lexical only": replace(_weights(BASE, 0.0, **{**ONLY, "lexical": 1.0}), file_heads=0, mentioned_files=0),
+    "file signal only": _weights(BASE, 0.0, **{**ONLY, "file": 1.0}),
 }
 
 
@@ -137,14 +107,12 @@ def main() -> None:
     repos = {r for r in args.repos.split(",") if r} or None
     queries = load_any(args.queries, repos)
     rows = {}
-    for name, patch in CONFIGS.items():
+    for name, ranking in CONFIGS.items():
         if args.only and name not in args.only:
             continue
-        for key, value in {**BASE, **patch}.items():
-            setattr(search if hasattr(search, key) else query, key, value)
         overrides = {"embed": False} if args.no_embed else {}
-        overrides["search"] = {"priors": {"tests": search.PRIORS.tests, "prose": search.PRIORS.prose}}
-        report = run(queries, EvalConfig(work=args.work.resolve(), overrides=overrides, query_part=args.query_part))
+        config = EvalConfig(work=args.work.resolve(), overrides=overrides, query_part=args.query_part)
+        report = run(queries, config, ranking=ranking)
         rows[name] = report["systems"]["spyglass"]
         rows.setdefault("bm25 control", report["systems"]["bm25 control"])
         if args.out:

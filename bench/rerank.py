@@ -5,12 +5,12 @@
     python bench/rerank.py gather ../shared/bench/swebench/swebench_lite_all_gold.jsonl \
         --repos flask,requests,pytest,seaborn,xarray,pylint,sphinx --work /tmp/spyglass-eval --out tuning.pkl
     # 2. rank: re-rank the saved candidates under configurations of bench/ablation.py (weights, priors,
-    #    file context, parts: whatever `search.rank` reads) and print file/module/function Acc@k and MRR
+    #    file context: whatever `ranking.rank` reads) and print file/module/function Acc@k and MRR
     python bench/rerank.py rank tuning.pkl heldout.pkl --only current --only "title 0.4, lexical 0.25"
 
-A configuration that changes how candidates are gathered (FILE_HEADS, LEXICAL_DEPTH, VECTOR_SCALE, ...)
+A configuration that changes how candidates are gathered (file_heads, lexical_depth, ...: GATHER_ONLY)
 needs a new `gather` (which records those settings) or a full `bench/ablation.py` run. The ranking figures
-equal those of `spyglass eval` on the same corpora (same code: `search.rank`); the answer-shape figures
+equal those of `spyglass eval` on the same corpora (same code: `ranking.rank`); the answer-shape figures
 (tokens, cut) are not computed here.
 A benchmark tool, not a test.
 """
@@ -23,9 +23,10 @@ import pickle
 import sys
 from pathlib import Path
 
-from ablation import BASE, CONFIGS
-from spyglass.engine import query, search
-from spyglass.engine.query import parse_query
+from ablation import CONFIGS
+from spyglass.engine.search import RankingConfig, SearchFilters
+from spyglass.engine.search.query import parse_query
+from spyglass.engine.search.ranking import rank as rank_candidates
 from spyglass.engine.workspace import Workspace
 from spyglass.evaluation.corpus import materialise
 from spyglass.evaluation.dataset import ids_in, load_any
@@ -33,18 +34,11 @@ from spyglass.evaluation.metrics import RetrievedSpan, aggregate, score_instance
 from spyglass.evaluation.report import format_table
 from spyglass.evaluation.runner import EvalConfig, _groups, query_text
 
-GATHER_ONLY = {
-    "FILE_HEADS",
-    "MENTIONED_FILES",
-    "VECTOR_SCALE",
-    "QUERY_VECTORS",
-    "USE_PHRASES",
-    "LEXICAL_DEPTH",
-}
+GATHER_ONLY = ("candidates", "file_heads", "mentioned_files", "lexical_depth", "common_term_fraction")
 
 
-def _gather_settings() -> dict:
-    return {key: getattr(search if hasattr(search, key) else query, key) for key in sorted(GATHER_ONLY)}
+def _gather_settings(config: RankingConfig) -> dict:
+    return {key: getattr(config, key) for key in GATHER_ONLY}
 
 
 def gather(args: argparse.Namespace) -> None:
@@ -59,11 +53,9 @@ def gather(args: argparse.Namespace) -> None:
                 ws.index()
                 searcher = ws.searcher
                 parsed = parse_query(query_text(q.query, args.query_part))
-                short = len(parsed.terms) <= search.SHORT_QUERY_TERMS
-                vectors, _ = searcher._query_vectors(parsed, search.PROFILE)
-                signals, spans = searcher._gather(
-                    parsed, vectors, search.SearchFilters(), search.PROFILE, every_signal=True
-                )
+                short = len(parsed.terms) <= searcher.config.short_query_terms
+                vectors, _ = searcher.query_vectors(parsed)
+                signals, spans = searcher.gather(parsed, vectors, SearchFilters(), every_signal=True)
                 out[q.id] = {
                     "signals": signals,
                     "spans": spans,
@@ -71,7 +63,7 @@ def gather(args: argparse.Namespace) -> None:
                     "short": short,
                     "with_vectors": bool(vectors),
                     "gold": q.gold,
-                    "gathered_with": _gather_settings(),
+                    "gathered_with": _gather_settings(searcher.config),
                 }
                 print(f"{len(out)}/{len(queries)} {q.id}: {len(signals)} candidates", file=sys.stderr, flush=True)
     args.out.write_bytes(pickle.dumps(out))
@@ -85,20 +77,17 @@ def rank(args: argparse.Namespace) -> None:
     if None in gathered:
         sys.exit("these candidates were saved by an older gather that did not record its settings: gather again")
     rows = {}
-    for name, patch in CONFIGS.items():
+    for name, config in CONFIGS.items():
         if args.only and name not in args.only:
             continue
-        wanted = {key: value for key, value in {**BASE, **patch}.items() if key in GATHER_ONLY}
-        if any(settings != wanted for settings in gathered):
+        if any(settings != _gather_settings(config) for settings in gathered):
             print(f"skipped {name!r}: the candidates were gathered with other settings", file=sys.stderr)
             continue
-        for key, value in {**BASE, **patch}.items():
-            setattr(search if hasattr(search, key) else query, key, value)
         scores = []
         for iid, d in data.items():
             signals = {rowid: dict(sig) for rowid, sig in d["signals"].items()}
-            scored = search.rank(
-                signals, d["spans"], search.PROFILE, with_vectors=d["with_vectors"], terms=d["terms"], short=d["short"]
+            scored = rank_candidates(
+                signals, d["spans"], config, with_vectors=d["with_vectors"], terms=d["terms"], short=d["short"]
             )
             hits = [RetrievedSpan(span.path, span.qualname, span.kind) for _, span in scored[: args.k]]
             scores.append(score_instance(iid, d["gold"], hits))

@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from spyglass.engine.rerank import rerank
+from spyglass.engine.search.rerank import rerank
 from spyglass.engine.workspace import Workspace
 
 LEXICAL = {"embed": False}

@@ -45,26 +45,24 @@ def _part(rowid: int, qualname: str, start: int, path: str = "a.py", kind: str =
 
 
 def test_the_parts_of_one_long_definition_count_once():
-    from spyglass.engine.search import _one_definition_once
+    from spyglass.engine.search.ranking import one_definition_once
 
     parts = [(0.9, _part(1, "Dataset", 1)), (0.8, _part(2, "Dataset", 11)), (0.7, _part(3, "Dataset", 21))]
     others = [(0.85, _part(4, "Dataset", 1, path="b.py")), (0.75, _part(5, "Dataset.merge", 31, kind="method"))]
-    dropped = _one_definition_once(parts + others, 0.0)
-    assert [s.rowid for _, s in dropped] == [1, 4, 5]  # another file's Dataset and a method are other definitions
-    halved = _one_definition_once(parts + others, 0.5)
-    assert {s.rowid: round(score, 2) for score, s in halved} == {1: 0.9, 4: 0.85, 2: 0.4, 5: 0.75, 3: 0.35}
+    kept = one_definition_once(parts + others)
+    assert [s.rowid for _, s in kept] == [1, 4, 5]  # another file's Dataset and a method are other definitions
 
 
 def test_within_a_file_the_spans_own_signals_choose_which_takes_each_place():
-    from spyglass.engine.search import _order_within_files
+    from spyglass.engine.search.ranking import order_within_files
 
     a1, a2, a3 = _part(1, "f", 1, kind="function"), _part(2, "g", 11, kind="function"), _part(3, "h", 21)
     b = _part(4, "k", 1, path="b.py", kind="function")
     scored = [(0.9, a1), (0.7, b), (0.5, a2), (0.4, a3)]
     signals = {1: {"vector": 0.9, "file": 1.0}, 2: {"lexical": 0.9, "file": 1.0}, 3: {"file": 1.0}, 4: {"vector": 0.5}}
-    out = _order_within_files(scored, signals, {"vector": 0.1, "lexical": 0.6})
+    out = order_within_files(scored, signals, {"vector": 0.1, "lexical": 0.6})
     # a.py keeps places 1, 3 and 4 with their scores; g (words) now comes before f (vector); b.py stays second
     assert [(score, span.rowid) for score, span in out] == [(0.9, 2), (0.7, 4), (0.5, 1), (0.4, 3)]
     # spans with equal own evidence keep their order
-    same = _order_within_files(scored, {1: {}, 2: {}, 3: {}, 4: {}}, {"lexical": 1.0})
+    same = order_within_files(scored, {1: {}, 2: {}, 3: {}, 4: {}}, {"lexical": 1.0})
     assert same == scored

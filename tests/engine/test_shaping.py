@@ -1,6 +1,6 @@
 from dataclasses import dataclass
 
-from spyglass.engine.shaping import (
+from spyglass.engine.search.shaping import (
     ELLIPSIS,
     LINE_CHARS,
     best_lines,

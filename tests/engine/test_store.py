@@ -63,12 +63,12 @@ def test_full_text_finds_and_forgets_spans(tmp_path):
     store = Store(tmp_path / "i.db")
     _write(store, "a.py", _record("a.py", "load_config", "def load_config(): read yaml"))
     _write(store, "b.py", _record("b.py", "save", "def save(): write json"))
-    hits = store.fts('"yaml" OR "json"', 10, (1, 1, 1, 1, 1))
+    hits = store.fts('"yaml" OR "json"', 10)
     assert len(hits) == 2
     _write(store, "a.py", _record("a.py", "load_config", "def load_config(): read toml"))
-    assert [r for r, _ in store.fts('"yaml"', 10, (1, 1, 1, 1, 1))] == []
+    assert [r for r, _ in store.fts('"yaml"', 10)] == []
     store.delete_file("b.py")
-    assert store.fts('"json"', 10, (1, 1, 1, 1, 1)) == []
+    assert store.fts('"json"', 10) == []
     assert store.counts()["spans"] == 1
 
 

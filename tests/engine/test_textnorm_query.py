@@ -1,6 +1,6 @@
 import pytest
 
-from spyglass.engine.query import parse_query, query_chunks
+from spyglass.engine.search.query import parse_query
 from spyglass.engine.textnorm import path_words, split_identifier, subword_terms, words
 
 
@@ -95,11 +95,3 @@ def test_compound_identifiers_become_fts_phrases():
     q = parse_query("autodoc_type_aliases is ignored by Foo.bar_baz and parseConfig")
     assert q.phrases == ["bar baz", "foo bar baz", "autodoc type aliases"]
     assert q.fts_match.startswith('"bar baz" OR "foo bar baz" OR "autodoc type aliases" OR ')
-
-
-def test_query_chunks_pack_paragraphs_and_keep_short_queries_whole():
-    assert query_chunks("where is the cart total") == ["where is the cart total"]
-    paragraphs = [" ".join(f"w{p}_{i}" for i in range(50)) for p in range(10)]
-    chunks = query_chunks("\n\n".join(paragraphs), chunk_words=120, max_chunks=3)
-    assert len(chunks) == 3
-    assert chunks[0] == "\n\n".join(paragraphs[:2]) and chunks[2] == "\n\n".join(paragraphs[4:6])

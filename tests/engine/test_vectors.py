@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
 
+from spyglass.engine.search.vectors import StoreVectors, VectorCache, best_mean_by_key
 from spyglass.engine.spans import Span
 from spyglass.engine.store import SpanRecord, Store
-from spyglass.engine.vectors import VectorCache, best_mean_by_key
 
 DIMS = 8
 
@@ -34,7 +34,7 @@ def _same(cache: VectorCache, store: Store, rng: np.random.Generator) -> None:
         q = rng.normal(size=DIMS).astype(np.float32)
         q /= np.linalg.norm(q)
         ours = cache.knn(q, 10)
-        theirs = store.knn(q, 10)
+        theirs = StoreVectors(store).knn(q, 10)
         assert [r for r, _ in ours] == [r for r, _ in theirs]
         assert np.allclose([d for _, d in ours], [d for _, d in theirs], atol=1e-5)
     # the file-level signal: the same from memory as from the stored vectors
@@ -42,9 +42,10 @@ def _same(cache: VectorCache, store: Store, rng: np.random.Generator) -> None:
     owners = dict(store.embedded_spans_of(list(files)))
     ids, mat = store.vectors(list(owners))
     q = rng.normal(size=DIMS).astype(np.float32)
-    want = best_mean_by_key([files[owners[int(i)]] for i in ids], mat @ q, 3)
-    got = cache.file_similarity(q, list(files.values()), 3)
-    assert got.keys() == want.keys() and all(got[f] == pytest.approx(want[f], abs=1e-5) for f in want)
+    want = best_mean_by_key([owners[int(i)] for i in ids], mat @ q, 3)
+    for index in (cache, StoreVectors(store)):
+        got = index.file_similarity(q, list(files), 3)
+        assert got.keys() == want.keys() and all(got[f] == pytest.approx(want[f], abs=1e-5) for f in want)
 
 
 def test_cache_matches_sqlite_vec_through_adds_deletes_and_a_model_change(tmp_path):

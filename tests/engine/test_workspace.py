@@ -1,14 +1,14 @@
 """The engine end to end through its facade: real files, real SQLite, the real model."""
 
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from spyglass.engine import search
 from spyglass.engine.errors import IndexCorrupt, IndexFromFuture, IndexMissing, OutsideWorkspace
 from spyglass.engine.migrations import SCHEMA_VERSION
-from spyglass.engine.search import SearchFilters
+from spyglass.engine.search import DEFAULT_RANKING, Searcher, SearchFilters
 from spyglass.engine.store import Store
 from spyglass.engine.workspace import Workspace
 
@@ -377,18 +377,18 @@ def test_a_file_with_several_spans_near_the_query_gets_a_stronger_file_vector_si
     assert got["refund_card"]["file_vector"] == got["void_payment"]["file_vector"]  # one value per file
 
 
-def test_a_candidate_found_by_another_retriever_gets_its_bm25_from_beyond_the_pool(tmp_path: Path, monkeypatch):
+def test_a_candidate_found_by_another_retriever_gets_its_bm25_from_beyond_the_pool(tmp_path: Path):
     root = tmp_path / "ws"
     root.mkdir()
     (root / "billing.py").write_text('def invoice_total(lines):\n    """The invoice total."""\n    return sum(lines)\n')
-    monkeypatch.setattr(search, "CANDIDATES", 1)  # only the best BM25 hit joins the candidates
     found = {}
-    for depth in (0, 1000):
-        monkeypatch.setattr(search, "LEXICAL_DEPTH", depth)
-        with Workspace.open(root, writer=True, overrides=LEXICAL) as ws:
-            ws.index()
-            hits = ws.search("invoice total", k=10, cut=False)["results"]
-        found[depth] = {h["kind"]: h["why"]["signals"] for h in hits}
+    with Workspace.open(root, writer=True, overrides=LEXICAL) as ws:
+        ws.index()
+        for depth in (0, 1000):
+            # only the best BM25 hit joins the candidates
+            config = replace(DEFAULT_RANKING, candidates=1, lexical_depth=depth)
+            hits = Searcher(ws.store, None, config=config).search("invoice total", k=10, cut=False).hits
+            found[depth] = {h.kind: h.why["signals"] for h in hits}
     # the module span joins as the best whole file's head; its own BM25 is read only from the deeper hits
     assert "lexical" not in found[0]["module"] and found[0]["module"]["file"] == 1.0
     assert 0 < found[1000]["module"]["lexical"] < found[1000]["function"]["lexical"] == 1.0

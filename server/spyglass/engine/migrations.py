@@ -10,10 +10,15 @@ from collections.abc import Callable
 
 import apsw
 
+# The full-text columns of spans and of whole files, in schema order, each with the BM25 weight search
+# gives it (store.fts, store.file_fts): the one definition of both. A new column needs a new migration.
+SPAN_TEXT_COLUMNS = {"name": 4.0, "path": 2.0, "doc": 1.5, "body": 1.0, "terms": 0.7}
+FILE_TEXT_COLUMNS = {"path": 2.0, "body": 1.0, "terms": 0.5}
+
 
 def _m1_initial(con: apsw.Connection) -> None:
     con.execute(
-        """
+        f"""
         CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
         -- every file discovery saw; skipped files keep their reason so an unchanged one is not re-read
@@ -65,7 +70,7 @@ def _m1_initial(con: apsw.Connection) -> None:
 
         -- contentless full text (the text lives in spans): names, path words, docs, code, sub-words
         CREATE VIRTUAL TABLE spans_fts USING fts5(
-            name, path, doc, body, terms,
+            {", ".join(SPAN_TEXT_COLUMNS)},
             content='', contentless_delete=1,
             tokenize="unicode61 remove_diacritics 2"
         );
@@ -89,9 +94,9 @@ def _m3_vocabulary(con: apsw.Connection) -> None:
 def _m4_file_text(con: apsw.Connection) -> None:
     # whole-file full text: long queries (a pasted issue) spread their words over a file, not one span
     con.execute(
-        """
+        f"""
         CREATE VIRTUAL TABLE files_fts USING fts5(
-            path, body, terms,
+            {", ".join(FILE_TEXT_COLUMNS)},
             content='', contentless_delete=1,
             tokenize="unicode61 remove_diacritics 2"
         );

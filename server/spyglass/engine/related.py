@@ -61,7 +61,7 @@ def related_spans(searcher: Searcher, span: StoredSpan, k: int = 3) -> list[Rela
     by_relation: dict[str, list[RelatedSpan]] = {r: [] for r in RELATIONS}
     phrase = _phrase(span.name) if span.kind not in FILE_KINDS else None
     if phrase:
-        hits = store.fts(f"body : {phrase}", CANDIDATES * 2, (0.0, 0.0, 0.0, 1.0, 0.0))
+        hits = store.fts(f"body : {phrase}", CANDIDATES * 2, weights={"body": 1.0})
         best = -hits[0][1] if hits and hits[0][1] < 0 else 1.0
         rows = store.spans_by_rowid([r for r, _ in hits])
         for rowid, bm25 in hits:
@@ -83,7 +83,7 @@ def related_spans(searcher: Searcher, span: StoredSpan, k: int = 3) -> list[Rela
     if span.embedded:
         _, mat = store.vectors([span.rowid])
         if len(mat):
-            near = (searcher.vectors.knn if searcher.vectors is not None else store.knn)(np.asarray(mat[0]), CANDIDATES)
+            near = searcher.vectors.knn(np.asarray(mat[0]), CANDIDATES)
             rows = store.spans_by_rowid([r for r, _ in near])
             named = {r.span.rowid for rs in by_relation.values() for r in rs}  # text evidence says more
             for rowid, distance in near:

@@ -14,7 +14,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -25,7 +25,7 @@ import sqlite_vec
 
 from . import access
 from .errors import IndexCorrupt, IndexFromFuture, IndexMissing, IndexUnusable
-from .migrations import MIGRATIONS, SCHEMA_VERSION
+from .migrations import FILE_TEXT_COLUMNS, MIGRATIONS, SCHEMA_VERSION, SPAN_TEXT_COLUMNS
 from .spans import Span
 
 log = logging.getLogger(__name__)
@@ -76,7 +76,7 @@ class SpanRecord:
     span: Span
     span_id: str
     embed_hash: str
-    fts: tuple[str, str, str, str, str]  # name, path, doc, body, terms
+    fts: tuple[str, str, str, str, str]  # the SPAN_TEXT_COLUMNS: name, path, doc, body, terms
 
 
 @dataclass(frozen=True, slots=True)
@@ -597,11 +597,11 @@ class Store:
         return list(self._select_in(sql, paths))
 
     def fts(
-        self, match: str, limit: int, weights: Sequence[float], scope: Scope | None = None
+        self, match: str, limit: int, scope: Scope | None = None, weights: Mapping[str, float] = SPAN_TEXT_COLUMNS
     ) -> list[tuple[int, float]]:
         """(span rowid, bm25) for an FTS5 MATCH expression, spans in ``scope`` only; bm25 is negative, lower
-        is better."""
-        w = ", ".join(str(float(x)) for x in weights)
+        is better. ``weights``: each column's BM25 weight by name (a column not named weighs 0)."""
+        w = ", ".join(str(float(weights.get(column, 0.0))) for column in SPAN_TEXT_COLUMNS)
         within, args = _within(scope, "rowid")
         return list(
             self.con.execute(
@@ -615,9 +615,10 @@ class Store:
         """(path, bm25) of whole files (with a span in ``scope``) for an FTS5 MATCH expression; bm25 is
         negative, lower is better."""
         within, args = _within(scope, "rowid", files=True)
+        w = ", ".join(str(float(x)) for x in FILE_TEXT_COLUMNS.values())
         return list(
             self.con.execute(
-                "SELECT f.path, r FROM (SELECT rowid, bm25(files_fts, 2.0, 1.0, 0.5) AS r FROM files_fts "
+                f"SELECT f.path, r FROM (SELECT rowid, bm25(files_fts, {w}) AS r FROM files_fts "
                 f"WHERE files_fts MATCH ?{within} ORDER BY r LIMIT ?) JOIN files f ON f.id = rowid ORDER BY r",
                 (match, *args, int(limit)),
             )

@@ -25,19 +25,16 @@ from .context import line_context
 from .discovery import discover
 from .embedding import Embedder
 from .errors import IndexCorrupt, IndexLocked, OutsideWorkspace, SpyglassError
-from .fusion import NO_PRIORS, Priors
 from .indexer import Cancel, Indexer, IndexReport, ProgressFn
 from .lock import WriterLock
 from .parsing import parse_spans, split_lines
 from .related import RelatedSpan, related_spans, span_at
-from .rerank import CrossEncoderReranker
-from .search import Searcher, SearchFilters
+from .search import DEFAULT_RANKING, NO_PRIORS, CrossEncoderReranker, Priors, Searcher, SearchFilters, VectorCache
 from .settings import PriorSettings, Settings, load_settings
 from .spans import parse_span_id
 from .store import Store, StoredSpan
 from .symbols import find_symbols
 from .uses import file_line
-from .vectors import VectorCache
 
 log = logging.getLogger(__name__)
 
@@ -129,9 +126,10 @@ class Workspace:
             else None
         )
         self.lock = lock or WriterLock(db_path.parent / LOCK_NAME)
-        self.vector_cache = VectorCache(store) if memory_vectors else None
+        vectors = VectorCache(store) if memory_vectors else None  # None: sqlite-vec's scan
         reranker = CrossEncoderReranker(settings.reranker, settings.threads) if settings.reranker else None
-        self.searcher = Searcher(store, self.embedder, self.vector_cache, reranker, _priors(settings.search.priors))
+        ranking = replace(DEFAULT_RANKING, priors=_priors(settings.search.priors))
+        self.searcher = Searcher(store, self.embedder, vectors, reranker, ranking)
         self.searcher.read_text = self._current_text  # snippets are numbered as the file is now
         self.buffers: dict[str, str] = {}  # unsaved editor text by path, newer than the disk
         # tags the buffers this open writes into the index: they are this session's, and the disk's text

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.discovery import discover
+from ..engine.search import RankingConfig
 from ..engine.workspace import Workspace
 from .baseline import BM25Files, control_files
 from .corpus import find_git_dir, materialise
@@ -88,8 +89,10 @@ def run(
     queries: list[EvalQuery],
     config: EvalConfig,
     on_result: Callable[[int, int, EvalQuery, dict[str, InstanceScore]], None] | None = None,
+    ranking: RankingConfig | None = None,
 ) -> dict:
-    """Evaluate ``queries``; returns a report (see report.make_report) with timings in its config."""
+    """Evaluate ``queries``; returns a report (see report.make_report) with timings in its config.
+    ``ranking`` replaces the workspace's ranking settings (bench/ablation.py)."""
     scores: dict[str, list[InstanceScore]] = {"spyglass": [], "bm25 control": []}
     timing = {"materialise": 0.0, "index": 0.0, "search": 0.0, "bm25": 0.0}
     embedded = 0
@@ -98,6 +101,8 @@ def run(
     for folder, git_dir, items in _groups(queries, config):
         folder.mkdir(parents=True, exist_ok=True)
         with Workspace.open(folder, writer=True, overrides=config.overrides, memory_vectors=True) as ws:
+            if ranking is not None:
+                ws.searcher.config = ranking
             for q in items:
                 t = time.perf_counter()
                 if git_dir is not None:

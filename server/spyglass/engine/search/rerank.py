@@ -15,7 +15,7 @@ import threading
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-from .errors import ModelLoadError
+from ..errors import ModelLoadError
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .textnorm import IDENT_RE, split_identifier, words
+from ..textnorm import IDENT_RE, split_identifier, words
 
 # English filler that costs BM25 time and adds nothing; short so code words ("type", "list") survive
 STOPWORDS = frozenset(
@@ -31,7 +31,6 @@ INLINE_CODE_RE = re.compile(r"`[^`\n]+`|^(?: {4}|\t).+$", re.M)
 DOTTED_RE = re.compile(r"\b[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)+\b")
 MAX_TERMS = 48
 MAX_PHRASES = 16
-USE_PHRASES = True
 
 
 @dataclass
@@ -118,33 +117,6 @@ def parse_query(text: str) -> ParsedQuery:
     for w, _ in sorted(counts.items(), key=lambda kv: -kv[1]):
         ranked.setdefault(w, None)
     q.terms = [t.replace('"', "") for t in ranked if t][:MAX_TERMS]
-    if USE_PHRASES:
-        phrases = (" ".join(w.lower() for w in words(i)) for i in q.identifiers if "_" in i or "." in i)
-        q.phrases = list(dict.fromkeys(p for p in phrases if " " in p))[:MAX_PHRASES]
+    phrases = (" ".join(w.lower() for w in words(i)) for i in q.identifiers if "_" in i or "." in i)
+    q.phrases = list(dict.fromkeys(p for p in phrases if " " in p))[:MAX_PHRASES]
     return q
-
-
-CHUNK_WORDS = 120  # ~ what all-MiniLM-L6-v2 reads of prose before its 256-token cut
-MAX_CHUNKS = 6
-
-
-def query_chunks(text: str, chunk_words: int = CHUNK_WORDS, max_chunks: int = MAX_CHUNKS) -> list[str]:
-    """The pieces of a long query to embed one by one: a small model reads only the start of a long
-    text, and a pasted issue puts its most telling words anywhere (title, traceback, expected output).
-
-    Paragraphs are packed in order into chunks of about ``chunk_words`` words; a short query is one chunk.
-    """
-    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", text) if p.strip()]
-    chunks: list[str] = []
-    current: list[str] = []
-    size = 0
-    for para in paragraphs:
-        n = len(para.split())
-        if current and size + n > chunk_words:
-            chunks.append("\n\n".join(current))
-            current, size = [], 0
-        current.append(para)
-        size += n
-    if current:
-        chunks.append("\n\n".join(current))
-    return chunks[:max_chunks] or [text]

@@ -10,8 +10,8 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar, cast
 
-from .snippets import ELLIPSIS, LINE_CHARS, cut_line
-from .textnorm import words
+from ..snippets import ELLIPSIS, LINE_CHARS, cut_line
+from ..textnorm import words
 
 __all__ = ["ELLIPSIS", "LINE_CHARS", "best_lines", "confident", "cost", "diverse", "fit_budget", "tokens_of"]
 

@@ -1,4 +1,5 @@
-"""Exact kNN over an in-memory copy of the live vectors, for processes that answer many queries.
+"""The span vectors the vector signals search: a :class:`VectorIndex`, served by sqlite-vec's scan over the
+store (:class:`StoreVectors`) or by an exact in-memory copy (:class:`VectorCache`).
 
 sqlite-vec 0.1.9 has no ANN index: its kNN is a brute-force scan, several times slower than one numpy
 matrix product over the same vectors (see docs/benchmarks.md). A long-running process (language server,
@@ -11,14 +12,47 @@ loading every vector would cost more than one scan.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 import numpy as np
 
-from .store import Store
+from ..store import Scope, Store
+
+
+class VectorIndex(Protocol):
+    """Nearest spans to a query vector, and how close whole files are to it."""
+
+    def knn(self, vectors: np.ndarray, k: int, scope: Scope | None = None) -> list[tuple[int, float]]:
+        """(span rowid, cosine distance) of the ``k`` nearest embedded spans (in ``scope``), best first;
+        ``vectors`` is one query vector or several (one per row): a span's distance is then its smallest."""
+        ...
+
+    def file_similarity(self, vector: np.ndarray, paths: Iterable[str], n: int) -> dict[str, float]:
+        """How close each of these files is to the query: ``best_mean_by_key`` of its ``n`` best span
+        similarities, over all of its embedded spans; by path."""
+        ...
+
+
+class StoreVectors:
+    """The vectors as the store keeps them: sqlite-vec's scan, nothing held in memory."""
+
+    def __init__(self, store: Store):
+        self.store = store
+
+    def knn(self, vectors: np.ndarray, k: int, scope: Scope | None = None) -> list[tuple[int, float]]:
+        return self.store.knn(vectors, k, scope)
+
+    def file_similarity(self, vector: np.ndarray, paths: Iterable[str], n: int) -> dict[str, float]:
+        owners = dict(self.store.embedded_spans_of(sorted(paths)))
+        ids, mat = self.store.vectors(list(owners))
+        sims = (mat @ np.atleast_2d(np.asarray(vector, dtype=np.float32)).T).max(axis=1) if len(ids) else []
+        return best_mean_by_key([owners[int(i)] for i in ids], sims, n)
 
 
 class VectorCache:
+    """An exact in-memory copy of the store's vectors, kept fresh from its vector log."""
+
     def __init__(self, store: Store):
         self.store = store
         self._seq = -1  # last vector_log entry applied; -1: nothing loaded yet
@@ -70,15 +104,11 @@ class VectorCache:
         self._last = (key, sims)
         return ids, files, sims
 
-    def knn(self, vectors: np.ndarray, k: int, within: np.ndarray | None = None) -> list[tuple[int, float]]:
-        """(span rowid, cosine distance) of the ``k`` nearest vectors, like ``Store.knn``; ``within``: only
-        among these span rowids (a scoped search).
-
-        ``vectors`` is one query vector or several (one per row): a span's distance is then its smallest.
-        """
+    def knn(self, vectors: np.ndarray, k: int, scope: Scope | None = None) -> list[tuple[int, float]]:
+        """As :meth:`VectorIndex.knn`, from memory."""
         ids, _, sims = self._similarities(vectors)
-        if within is not None:
-            mask = np.isin(ids, within)
+        if scope is not None:
+            mask = np.isin(ids, self.store.span_ids_in(scope))
             ids, sims = ids[mask], sims[mask]
         if not len(ids):
             return []
@@ -87,11 +117,14 @@ class VectorCache:
         top = top[np.argsort(-sims[top])]
         return [(int(ids[i]), float(1.0 - sims[i])) for i in top]
 
-    def file_similarity(self, vectors: np.ndarray, file_ids: Sequence[int], n: int) -> dict[int, float]:
-        """``best_mean_by_key`` over the spans of these files (by file id)."""
-        _, files, sims = self._similarities(vectors)
-        mask = np.isin(files, np.asarray(list(file_ids), dtype=np.int64))
-        return best_mean_by_key(files[mask], sims[mask], n)
+    def file_similarity(self, vector: np.ndarray, paths: Iterable[str], n: int) -> dict[str, float]:
+        """As :meth:`VectorIndex.file_similarity`, from the kNN's similarities to every span (already
+        computed for the same query)."""
+        by_id = {file_id: path for path, file_id in self.store.file_ids(sorted(paths)).items()}
+        _, files, sims = self._similarities(vector)
+        mask = np.isin(files, np.asarray(list(by_id), dtype=np.int64))
+        scores = best_mean_by_key(files[mask], sims[mask], n)
+        return {by_id[file_id]: score for file_id, score in scores.items()}
 
 
 def best_mean_by_key(keys: Sequence | np.ndarray, sims: Sequence[float] | np.ndarray, n: int) -> dict:

@@ -1,0 +1,71 @@
+"""The ranking's settings as one frozen value: weights, pool sizes, depths, floors and priors.
+
+The searcher reads nothing else, so an experiment (bench/ablation.py, a test) changes the ranking by
+passing another value, ``dataclasses.replace(DEFAULT_RANKING, candidates=50)``, never by patching globals.
+The figures were chosen with ``spyglass eval`` (docs/quality.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .ranking import Priors
+
+
+@dataclass(frozen=True)
+class RankingConfig:
+    # how the signals (retrievers.py) are weighed with a query vector; one set serves long and short queries:
+    # a separate one for short queries (vectors weighed more, no file signal) was worse on issue titles
+    weights: Mapping[str, float] = field(
+        default_factory=lambda: {
+            "vector": 0.25,
+            "lexical": 0.35,
+            "file": 0.20,
+            "name": 0.20,
+            "path": 0.20,
+            "title": 0.25,
+            "file_vector": 0.2,
+        }
+    )
+    # ... and without one (no model, nothing embedded yet)
+    lexical_weights: Mapping[str, float] = field(
+        default_factory=lambda: {
+            "vector": 0.0,
+            "lexical": 0.45,
+            "file": 0.30,
+            "name": 0.25,
+            "path": 0.20,
+            "title": 0.25,
+        }
+    )
+    file_context: float = 0.3  # share of a span's score that comes from its file's best candidates
+    file_context_spans: int = 3  # a file's context: the mean of its this many best scores
+    # which of a file's spans comes first: their own signals weighed by these (None: by the score itself);
+    # within a file the words decide more than the vector: function Acc@5/10 up on every set, files unchanged
+    within_file: Mapping[str, float] | None = field(
+        default_factory=lambda: {"vector": 0.1, "lexical": 0.6, "name": 0.2, "title": 0.2}
+    )
+    priors: Priors = Priors()  # tests and prose rank below code: the defaults of ``[search.priors]``
+    short_query_terms: int = 12  # a query with at most this many content words is short
+    candidates: int = 100  # how many each retriever adds to the candidates
+    # span BM25 hits read: the best ``candidates`` join the candidates, the rest only give their BM25 to
+    # candidates the other retrievers found (0: those get none, as if they shared no word with the query)
+    lexical_depth: int = 1000
+    mentioned_files: int = 20  # files named in the query (a traceback, a path) join the candidates
+    file_heads: int = 20  # the best whole-file matches join the candidates through their module span
+    file_vector_spans: int = 3  # a file's vector signal: the mean of its this many best span similarities
+    common_term_fraction: float = 0.5  # BM25's IDF is <= 0 for a term in over half the documents
+    min_score: float = 0.20  # the confidence floor (shaping.confident)
+    relative_floor: float = 0.45  # drop results scoring below this fraction of the best one
+    gap_cut: float | None = 0.15  # stop at a drop of more than this between neighbouring results
+    per_file: int = 3  # results from one file
+    rerank_top: int = 30  # how many of the best results a configured re-ranker reads
+    rerank_weight: float = 0.5
+
+    def weights_for(self, with_vectors: bool) -> Mapping[str, float]:
+        """The signal weights of a search with a query vector, or without one."""
+        return self.weights if with_vectors else self.lexical_weights
+
+
+DEFAULT_RANKING = RankingConfig()

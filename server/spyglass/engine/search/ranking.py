@@ -1,0 +1,162 @@
+"""Ranking: the retrievers' signals fused into one score per candidate span, then priors, file context and
+the order within each file.
+
+Every signal is on a 0..1 scale before fusion (cosine similarity; BM25 relative to the query's best hit;
+1 for an exact name match, 0.5 for a partial one; how sure a path mention is), and the fusion is a
+weighted sum (``blend``): the score keeps its meaning across queries, so an absolute floor can drop noise.
+(Reciprocal rank fusion was measured and was worse: docs/quality.md.)
+
+Priors then scale the fused score by what a span is: tests and prose rank below the code, all else equal.
+Code is code wherever it lives (Go keeps real code in package ``doc/``), and a definition whose name the
+query gives exactly keeps its score in a test file too: a path prior never sinks an exact name match.
+The settings (weights, priors, file context) are a :class:`~.config.RankingConfig`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from ..filerules import is_test_path
+from ..languages import is_code
+from ..store import StoredSpan
+
+if TYPE_CHECKING:
+    from .config import RankingConfig
+    from .filters import SearchFilters
+
+Scored = list[tuple[float, StoredSpan]]
+
+
+def blend(signals: Mapping[int, Mapping[str, float]], weights: Mapping[str, float]) -> dict[int, float]:
+    """Weighted sum of each candidate's signals, capped at 1."""
+    return {
+        key: min(1.0, sum(weights.get(name, 0.0) * value for name, value in sig.items()))
+        for key, sig in signals.items()
+    }
+
+
+MATCHED_SHARE = 0.1  # a signal counts as matched when it adds at least this share of the strongest one
+
+
+def matched_signals(signals: Mapping[str, float], weights: Mapping[str, float]) -> list[str]:
+    """The signals that made a candidate's score, strongest contribution (weight x value) first: those
+    adding at least ``MATCHED_SHARE`` of the strongest one's. What a result says it matched on."""
+    adds = {name: weights.get(name, 0.0) * value for name, value in signals.items()}
+    top = max(adds.values(), default=0.0)
+    if top <= 0:
+        return []
+    return [name for name, add in sorted(adds.items(), key=lambda kv: (-kv[1], kv[0])) if add >= MATCHED_SHARE * top]
+
+
+TEST_WORDS = frozenset({"test", "tests", "testing", "spec", "specs", "fixture", "fixtures"})
+
+
+def prior_for_tests(base: float, *, short: bool, terms: Iterable[str]) -> float:
+    """The test prior for one query: none for a short query that asks for tests ("tests for the parser"),
+    ``base`` otherwise (a long issue mentions tests whatever it is about)."""
+    return 1.0 if short and not TEST_WORDS.isdisjoint(terms) else base
+
+
+@dataclass(frozen=True)
+class Priors:
+    """How much what a span is scales its score (1: no effect). Set by ``[search.priors]`` (settings.py)."""
+
+    tests: float = 0.3  # spans of test files (path conventions of many languages)
+    prose: float = 0.3  # spans of languages that are not code: docs, config, other text
+
+    def factor(self, *, is_test: bool, is_code: bool, exact_name: bool, test_prior: float | None = None) -> float:
+        """The factor for one span; ``test_prior`` replaces ``tests`` for one query (see prior_for_tests).
+        An exact name match is exempt from the test prior: where a definition lives never hides it."""
+        tests = self.tests if test_prior is None else test_prior
+        return prior(is_test and not exact_name, is_code, tests, self.prose)
+
+
+NO_PRIORS = Priors(tests=1.0, prose=1.0)
+
+
+def prior(is_test: bool, is_code: bool, test_prior: float, prose_prior: float) -> float:
+    """How much a span's file kind scales its score: tests and non-code text rank below code."""
+    return (test_prior if is_test else 1.0) * (1.0 if is_code else prose_prior)
+
+
+def rank(
+    signals: dict[int, dict[str, float]],
+    spans: dict[int, StoredSpan],
+    config: RankingConfig,
+    *,
+    with_vectors: bool,
+    terms: list[str],
+    short: bool,
+) -> Scored:
+    """The candidates' signals fused into one score each, scaled by what they are (test, prose), long
+    definitions counted once, file context blended in, each file's spans ordered by their own signals;
+    best first."""
+    fused = blend(signals, config.weights_for(with_vectors))
+    test_prior = prior_for_tests(config.priors.tests, short=short, terms=terms)
+    scored = []
+    for rowid, score in fused.items():
+        span = spans[rowid]
+        score *= config.priors.factor(
+            is_test=is_test_path(span.path),
+            is_code=is_code(span.language),
+            exact_name=signals[rowid].get("name", 0.0) >= 1.0,
+            test_prior=test_prior,
+        )
+        scored.append((score, span))
+    scored = one_definition_once(scored)
+    if config.file_context:
+        scored = with_file_context(scored, config.file_context, config.file_context_spans)
+    scored.sort(key=lambda t: (-t[0], t[1].path, t[1].start_line))
+    if config.within_file:
+        scored = order_within_files(scored, signals, config.within_file)
+    return scored
+
+
+def one_definition_once(scored: Scored) -> Scored:
+    """The parts of one long definition (same file, name and kind) count once: the best part stands for it
+    and the others leave the ranking, so a large class matching the query by name does not fill the ranking
+    with copies of its header (keeping them, whole or halved, was worse: docs/quality.md)."""
+    out, seen = [], set()
+    for score, span in sorted(scored, key=lambda t: -t[0]):
+        key = (span.path, span.qualname, span.kind)
+        if key not in seen:
+            seen.add(key)
+            out.append((score, span))
+    return out
+
+
+def with_file_context(scored: Scored, share: float, spans: int) -> Scored:
+    """Blend each span's score with the mean of its file's best ``spans`` scores: evidence spread over
+    several spans of one file makes each of them more likely to matter."""
+    by_file: dict[str, list[float]] = {}
+    for score, span in scored:
+        by_file.setdefault(span.path, []).append(score)
+    context = {path: sum(sorted(v, reverse=True)[:spans]) / spans for path, v in by_file.items()}
+    return [((1 - share) * score + share * context[span.path], span) for score, span in scored]
+
+
+def order_within_files(scored: Scored, signals: dict[int, dict[str, float]], weights: Mapping[str, float]) -> Scored:
+    """Each file keeps the places (and scores) its spans hold in the ranking, so files rank as before, but
+    which of its spans takes which place is decided by the spans' own signals under ``weights``: the file's
+    n-th best score goes to its n-th span in that order."""
+    places: dict[str, list[int]] = {}
+    for i, (_, span) in enumerate(scored):
+        places.setdefault(span.path, []).append(i)
+    out = list(scored)
+    for at in places.values():
+        own = {i: sum(weights.get(n, 0.0) * v for n, v in signals[scored[i][1].rowid].items()) for i in at}
+        for i, j in zip(at, sorted(at, key=lambda j: (-own[j], j)), strict=True):
+            out[i] = (scored[i][0], scored[j][1])
+    return out
+
+
+def priors_within(priors: Priors, filters: SearchFilters) -> Priors:
+    """The priors for a scoped search: a scope of only tests (every glob a test path) or only prose (no code
+    language) lifts that prior, which would lower every candidate alike and sink them under the floor."""
+    if filters.globs and all(is_test_path(g) for g in filters.globs):
+        priors = replace(priors, tests=1.0)
+    if filters.languages and not any(is_code(language) for language in filters.languages):
+        priors = replace(priors, prose=1.0)
+    return priors

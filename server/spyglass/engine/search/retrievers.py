@@ -1,0 +1,92 @@
+"""The retrievers: one function per signal, each on a 0..1 scale, each searching only the spans in ``scope``.
+
+Span signals map a span's rowid to its value, in the retriever's order (best first); file signals map a
+path. A new signal is one function here and one weight in :class:`~.config.RankingConfig`; the searcher
+(searcher.py) gathers them and ranking.py weighs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from ..store import Scope, Store
+from .vectors import VectorIndex
+
+
+def vector(index: VectorIndex, query: np.ndarray, pool: int, scope: Scope | None) -> dict[int, float]:
+    """``vector`` (and ``title_vector``): the cosine similarity of the ``pool`` nearest spans."""
+    return {rowid: max(0.0, 1.0 - float(distance)) for rowid, distance in index.knn(query, pool, scope)}
+
+
+def _relative_bm25(hits: Sequence[tuple[object, float]]) -> dict:
+    """BM25 (negative, lower is better) relative to the best hit: 1 for the best; nothing when no hit has
+    a useful score."""
+    best = min((r for _, r in hits), default=0.0)
+    if best >= 0:
+        return {}
+    return {key: float(rank) / best for key, rank in hits}
+
+
+def lexical(store: Store, match: str, depth: int, scope: Scope | None) -> dict[int, float]:
+    """``lexical``: span BM25 over every full-text column, for the ``depth`` best spans."""
+    return _relative_bm25(store.fts(match, depth, scope))
+
+
+def title(store: Store, match: str, pool: int, scope: Scope | None) -> dict[int, float]:
+    """``title``: the same BM25 for the query's first line alone (an issue's gist)."""
+    return _relative_bm25(store.fts(match, pool, scope))
+
+
+def file(store: Store, match: str, pool: int, scope: Scope | None) -> dict[str, float]:
+    """``file``: whole-file BM25 (a long query spreads its words over a file, not one span), by path."""
+    return _relative_bm25(store.file_fts(match, pool, scope))
+
+
+def name(store: Store, identifiers: list[str], pool: int, scope: Scope | None) -> dict[int, float]:
+    """``name``: definitions the query names, 1 for the name or qualified name itself, 0.5 for a partial
+    match."""
+    wanted = {i.lower() for i in identifiers}
+    return {
+        span.rowid: 1.0 if span.name.lower() in wanted or span.qualname.lower() in wanted else 0.5
+        for span in store.spans_by_name(identifiers, limit=pool, scope=scope)
+    }
+
+
+def path(store: Store, mentions: dict[str, float]) -> dict[str, float]:
+    """``path``: indexed files the query names, scored by how sure the match is (times the mention's weight).
+
+    A mention matches a file when their last components agree (a traceback's
+    ``/usr/lib/python3/site-packages/pkg/mod.py`` is the workspace's ``src/pkg/mod.py``); the file
+    name alone is a weaker match, and a match shared by several files is split between them.
+    """
+    parsed = [([c for c in p.split("/") if c not in ("", ".", "..")], w) for p, w in mentions.items()]
+    parsed = [(m, w) for m, w in parsed if m]
+    if not parsed:
+        return {}
+    found = store.files_named([m[-1] for m, _ in parsed])
+    scores: dict[str, float] = {}
+    for mention, weight in parsed:
+        agree = {}
+        for candidate in found:
+            parts = candidate.split("/")
+            n = 0
+            while n < min(len(parts), len(mention)) and parts[-1 - n] == mention[-1 - n]:
+                n += 1
+            if n:
+                agree[candidate] = n
+        if not agree:
+            continue
+        best = max(agree.values())
+        winners = [p for p, n in agree.items() if n == best]
+        score = weight * (1.0 if best >= 2 else 0.5) / len(winners)
+        for winner in winners:
+            scores[winner] = max(score, scores.get(winner, 0.0))
+    return scores
+
+
+def file_vector(index: VectorIndex, query: np.ndarray, paths: Iterable[str], n: int) -> dict[str, float]:
+    """``file_vector``: how close each file is to the query as a whole, the mean of its ``n`` best span
+    similarities over all of its embedded spans (not only the candidates)."""
+    return index.file_similarity(query, paths, n)

@@ -1,0 +1,251 @@
+"""Hybrid search over the index, end to end: understand the query, gather the retrievers' signals, rank,
+re-rank, shape.
+
+Each signal is put on a 0..1 scale (cosine similarity; BM25 relative to the best hit; 1 for an exact
+name match) and blended with fixed weights, so a result's score means the same across queries and a
+floor can drop noise: an empty answer is better than a wrong one.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+
+import numpy as np
+
+from ..answers import SearchHit, SearchOutcome
+from ..embedding import Embedder
+from ..errors import ModelLoadError
+from ..parsing import split_lines
+from ..snippets import snippet_of
+from ..store import Store, StoredSpan
+from ..textnorm import words
+from . import retrievers
+from .config import DEFAULT_RANKING, RankingConfig
+from .filters import SearchFilters
+from .query import ParsedQuery, parse_query
+from .ranking import matched_signals, priors_within, rank
+from .rerank import Reranker, rerank
+from .shaping import confident, diverse, fit_budget
+from .vectors import StoreVectors, VectorIndex
+
+log = logging.getLogger(__name__)
+
+NO_FILES: dict[str, list[str] | None] = {}  # the files cache of a search that reads none
+SNIPPET_LINES = 8
+
+
+class Searcher:
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder | None,
+        vectors: VectorIndex | None = None,
+        reranker: Reranker | None = None,
+        config: RankingConfig = DEFAULT_RANKING,
+    ):
+        self.store = store
+        self.embedder = embedder
+        # sqlite-vec's scan, or an in-memory VectorCache for warm processes
+        self.vectors = vectors if vectors is not None else StoreVectors(store)
+        self.reranker = reranker
+        self.config = config
+        # False: while the model is still loading, answer from the lexical signals instead of waiting
+        self.wait_for_model = True
+        # a file's current text by path (unsaved editor text included), to number snippets; None: the index's
+        self.read_text: Callable[[str], str | None] | None = None
+
+    def search(
+        self,
+        query: str,
+        k: int = 10,
+        filters: SearchFilters | None = None,
+        min_score: float | None = None,
+        cut: bool = True,
+        max_tokens: int | None = None,
+        per_file: int | None = None,
+        read_files: bool = True,
+    ) -> SearchOutcome:
+        """Ranked spans, best first, at most ``k``, at most ``per_file`` from one file (1: a ranking of files,
+        each by its best span) and at most ``max_tokens`` (estimated) in all; ``min_score`` and ``per_file``
+        default to the config's.
+
+        ``cut=False`` returns the whole ranking (no floor, no per-file limit): for evaluation.
+        ``read_files=False`` places snippets by the index alone, reading no file (for callers that keep only
+        ids and scores)."""
+        config = self.config
+        filters = filters or SearchFilters()
+        q = parse_query(query)
+        short = len(q.terms) <= config.short_query_terms
+        vectors, note = self.query_vectors(q)
+        signals, spans = self.gather(q, vectors, filters)
+        signals = {rowid: sig for rowid, sig in signals.items() if rowid in spans and filters.accepts(spans[rowid])}
+        scoped = replace(config, priors=priors_within(config.priors, filters))
+        scored = rank(signals, spans, scoped, with_vectors=bool(vectors), terms=q.terms, short=short)
+        if self.reranker is not None and scored:
+            try:
+                texts = [f"{span.qualname}\n{span.text}" for _, span in scored[: config.rerank_top]]
+                scored = rerank(scored, texts, query, self.reranker, weight=config.rerank_weight)
+            except ModelLoadError as e:
+                note = f"{note}; {e}" if note else str(e)
+        if cut:
+            floor = config.min_score if min_score is None else min_score
+            scored = confident(scored, min_score=floor, relative_floor=config.relative_floor, gap=config.gap_cut)
+        matches = Counter(span.path for _, span in scored)
+        if cut:
+            per_key = config.per_file if per_file is None else per_file
+            scored = diverse(scored, key=lambda t: t[1].path, per_key=per_key, limit=k)
+        terms = set(q.terms)
+        weights = config.weights_for(bool(vectors))
+        files: dict[str, list[str] | None] = {} if read_files else NO_FILES
+        hits = [
+            self._hit(span, score, signals[span.rowid], weights, terms, matches[span.path], files)
+            for score, span in scored[:k]
+        ]
+        truncated = False
+        if max_tokens is not None:
+            hits, truncated = fit_budget(hits, max_tokens, terms, shorten=SearchHit.shortened)
+        mode = "hybrid" if vectors else "lexical"
+        return SearchOutcome(hits=hits, mode=mode, note=note, truncated=truncated)
+
+    def query_vectors(self, q: ParsedQuery) -> tuple[dict[str, np.ndarray], str | None]:
+        """The query's vectors by signal: ``vector`` for the whole query and, if the config weighs it,
+        ``title_vector`` for its first line; empty and why when there are none."""
+        if self.embedder is None:
+            return {}, "embeddings are off"
+        if not self.store.has_vectors() or self.store.get_meta("model_id") is None:
+            why = self.store.get_meta("model_error")
+            return {}, f"no span is embedded yet ({why})" if why else "no span is embedded yet"
+        if self.store.get_meta("model_id") != self.embedder.model_id:
+            return {}, f"the index was embedded with {self.store.get_meta('model_id')}, not {self.embedder.model_id}"
+        if not self.wait_for_model and not self.embedder.loaded:
+            return {}, "the embedding model is still loading"
+        with_title = bool(q.title and self.config.weights.get("title_vector"))
+        try:
+            encoded = self.embedder.encode([q.text, q.title] if with_title else [q.text])
+        except ModelLoadError as e:
+            return {}, str(e)
+        vectors = {"vector": encoded[:1]}
+        if with_title:
+            vectors["title_vector"] = encoded[-1]
+        return vectors, None
+
+    def _telling_terms(self, terms: list[str]) -> list[str]:
+        """Drop terms found in most spans ("def", "self"): BM25 gives them no weight, yet they cost the
+        most time, since FTS5 walks every span that has them."""
+        if not terms:
+            return terms
+        counts = self.store.term_counts(terms)
+        limit = self.config.common_term_fraction * max(1, self.store.counts()["spans"])
+        kept = [t for t in terms if counts.get(t, 0) <= limit]
+        return kept or terms
+
+    def gather(
+        self,
+        q: ParsedQuery,
+        vectors: dict[str, np.ndarray],
+        filters: SearchFilters,
+        every_signal: bool = False,
+    ) -> tuple[dict[int, dict[str, float]], dict[int, StoredSpan]]:
+        """Candidate spans (by rowid) with each retriever's signal on a 0..1 scale, and the spans themselves;
+        ``every_signal`` also computes the signals the config gives no weight (for bench/rerank.py).
+
+        Every retriever searches only the spans the ``filters`` let through (scope first, then rank): a
+        scoped search's signals are relative to the best match in scope, not in the whole index."""
+        config = self.config
+        pool = config.candidates
+        scope = filters.scope(self.store)
+        weights = config.weights_for(bool(vectors))
+        signals: dict[int, dict[str, float]] = {}
+
+        def join(name: str, found: dict[int, float]) -> None:
+            for rowid, value in found.items():
+                signals.setdefault(rowid, {})[name] = value
+
+        for name, vector in vectors.items():
+            join(name, retrievers.vector(self.vectors, vector, pool, scope))
+        q.terms = self._telling_terms(q.terms)
+        file_scores: dict[str, float] = {}
+        lexical: dict[int, float] = {}  # also deeper than the pool (lexical_depth)
+        if q.terms:
+            lexical = retrievers.lexical(self.store, q.fts_match, max(pool, config.lexical_depth), scope)
+            join("lexical", dict(list(lexical.items())[:pool]))
+            if q.title_terms and (every_signal or weights.get("title")):
+                join("title", retrievers.title(self.store, q.fts_title_match, pool, scope))
+            file_scores = retrievers.file(self.store, q.fts_match, pool, scope)
+        if q.identifiers:
+            join("name", retrievers.name(self.store, q.identifiers, pool, scope))
+        mentioned = retrievers.path(self.store, q.path_weights) if q.paths else {}
+
+        # the best files of the file-level signals join the candidates through their first span
+        best_mentioned = sorted(mentioned, key=lambda p: -mentioned[p])[: config.mentioned_files]
+        heads = list(dict.fromkeys([*list(file_scores)[: config.file_heads], *best_mentioned]))
+        for head in self.store.file_heads(heads, scope):
+            signals.setdefault(head.rowid, {})
+        candidates = self.store.spans_by_rowid(list(signals))
+        for rowid in candidates:  # found by another retriever: its BM25 too, not a 0 for missing the pool
+            if rowid in lexical:
+                signals[rowid].setdefault("lexical", lexical[rowid])
+        file_vector = {}
+        if vectors and (every_signal or weights.get("file_vector")):
+            paths = {span.path for span in candidates.values()}
+            file_vector = retrievers.file_vector(self.vectors, vectors["vector"], paths, config.file_vector_spans)
+        for rowid, span in candidates.items():
+            if span.path in file_scores:
+                signals[rowid]["file"] = file_scores[span.path]
+            if span.path in mentioned:
+                signals[rowid]["path"] = mentioned[span.path]
+            if span.path in file_vector:
+                signals[rowid]["file_vector"] = file_vector[span.path]
+        return signals, candidates
+
+    def _file_lines(self, path: str, files: dict[str, list[str] | None]) -> list[str] | None:
+        if files is NO_FILES:
+            return None
+        if path not in files:
+            text = self.read_text(path) if self.read_text is not None else None
+            files[path] = split_lines(text) if text is not None else None
+        return files[path]
+
+    def _hit(
+        self,
+        span: StoredSpan,
+        score: float,
+        sig: dict[str, float],
+        weights: Mapping[str, float],
+        terms: set[str],
+        file_matches: int,
+        files: dict[str, list[str] | None],
+    ) -> SearchHit:
+        matched = sorted({w for w in words(span.text + " " + span.qualname) if w in terms})[:12]
+        snippet = snippet_of(
+            span.text,
+            span.start_line,
+            span.end_line,
+            self._file_lines(span.path, files),
+            terms=terms,
+            name=span.name,
+            signature=span.signature,
+            max_lines=SNIPPET_LINES,
+        )
+        return SearchHit(
+            id=span.span_id,
+            path=span.path,
+            start_line=span.start_line,
+            end_line=span.end_line,
+            kind=span.kind,
+            symbol=span.qualname,
+            language=span.language,
+            score=round(score, 4),
+            snippet=snippet.text,
+            snippet_start_line=snippet.start_line,
+            match_line={"number": snippet.match_line, "text": snippet.match_text},
+            why={
+                "signals": {name: round(v, 4) for name, v in sig.items()},
+                "matched": matched_signals(sig, weights),
+                "terms": matched,
+            },
+            file_matches=file_matches,
+        )
