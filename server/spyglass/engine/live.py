@@ -330,20 +330,21 @@ class LiveIndex:
             try:
                 self._step()
             except SpyglassError as e:
-                self._fail(str(e))
+                self._fail(e)
             except Exception as e:  # keep serving reads whatever happened
                 log.exception("indexing failed")
-                self._fail(f"indexing failed: {e}")
+                self._fail(SpyglassError(f"indexing failed: {e}"))
 
-    def _fail(self, message: str) -> None:
-        self.error = message
+    def _fail(self, error: SpyglassError) -> None:
+        """Every caller waiting for a sync hears of ``error`` (however the failure raced with its request)."""
+        self.error = str(error)
         with self._cond:
             waiters = self._work.waiters + self._work.file_waiters
             self._work.waiters, self._work.file_waiters = [], []
             self._work.full_sync = False
             self._work.files.clear()
         for fut in waiters:
-            fut.set_exception(SpyglassError(message))
+            fut.set_exception(error)
         self._set_state("error")
         self._stop.wait(1.0)
 
@@ -433,9 +434,9 @@ class LiveIndex:
         self._set_state("indexing")
         try:
             report = self.ws.index(progress=self._progress, cancel=_PausedCheck(self), embed=False)
-        except BaseException as e:
-            for fut in waiters:
-                fut.set_exception(e)
+        except Exception:
+            with self._cond:  # ``_fail`` answers them, with the error it reports
+                self._work.waiters[:0] = waiters
             raise
         self.last_report = report
         self.error = None
