@@ -27,7 +27,7 @@ from pathlib import Path
 from . import owner
 from .buffers import Buffer, TextChange
 from .errors import IndexLocked, OutsideWorkspace, SpyglassError
-from .indexer import IndexReport, ProgressFn
+from .indexer import IndexReport, Phase, ProgressFn
 from .workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -299,7 +299,7 @@ class LiveIndex:
         except Exception:  # a front end's callback must never stop the writer
             log.exception("status callback failed")
 
-    def _progress(self, phase: str, done: int, total: int) -> None:
+    def _progress(self, phase: Phase, done: int, total: int) -> None:
         for listener in (self._on_progress, *self._listeners):
             try:
                 listener(phase, done, total)
