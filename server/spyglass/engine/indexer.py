@@ -51,6 +51,10 @@ CACHE_KEEP_UNUSED = 50_000
 SKIPPED_PATHS_KEPT = 2000  # paths skipped by discovery's rules kept for status (the counts are all kept)
 
 
+CHANGE_COUNTS = ("added", "changed", "unchanged", "deleted", "parsed", "spans_written", "vectors_reused")
+"""The counts of an ``IndexReport`` that say what an update changed (a file at a time, they add up)."""
+
+
 @dataclass
 class IndexReport:
     """What a sync did; every count is of files unless it says spans."""

@@ -27,7 +27,7 @@ from pathlib import Path
 from . import owner
 from .buffers import Buffer, TextChange
 from .errors import IndexLocked, OutsideWorkspace, SpyglassError
-from .indexer import IndexReport, Phase, ProgressFn
+from .indexer import CHANGE_COUNTS, IndexReport, Phase, ProgressFn
 from .workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -417,7 +417,7 @@ class LiveIndex:
             except OSError as e:  # unreadable, or gone mid-read: the next change or sync retries
                 log.warning("cannot index %s: %s", rel, e)
                 continue
-            for key in ("added", "changed", "unchanged", "deleted", "parsed", "spans_written", "vectors_reused"):
+            for key in CHANGE_COUNTS:
                 counts[key] = counts.get(key, 0) + getattr(report, key)
         self._changed()
         with self._cond:
