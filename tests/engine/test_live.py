@@ -136,6 +136,19 @@ def test_waiters_get_an_answer_when_the_writers_work_fails(shop: Path, tmp_path:
     assert live.error is None
 
 
+def test_a_sync_still_waiting_when_the_index_stops_gets_an_answer(shop: Path, started):
+    owner = started(LiveIndex(Workspace.open(shop, writer=True, overrides=LEXICAL), watch=False))
+    assert owner.wait_idle(60)
+    follower = started(LiveIndex(Workspace.open(shop, writer=True, overrides=LEXICAL), watch=False))
+    until(lambda: follower.state == "following")
+    waiting = follower.request_sync()  # a follower writes nothing: the sync waits for the writer lock
+    follower.stop()
+    with pytest.raises(SpyglassError, match="closed before it was brought up to date"):
+        waiting.result(60)
+    with pytest.raises(SpyglassError, match="closed before"):
+        follower.request_sync().result(60)  # asked after the stop
+
+
 def test_a_follower_reads_then_takes_over_when_the_owner_closes(shop: Path, started):
     first = started(LiveIndex(Workspace.open(shop, writer=True, overrides=LEXICAL), watch=False))
     assert first.wait_idle(60) and first.role == "owner"

@@ -39,6 +39,7 @@ EMBED_TEXTS_PER_STEP = 16  # texts embedded between checks for other work (a que
 FOLLOWER_RETRY_SECONDS = 3.0
 MODEL_THREAD = "spyglass-model"
 UPDATE_POLL_SECONDS = 0.25  # how often an update asked for by another process checks that we are not stopping
+STOPPED = "the index was closed before it was brought up to date"
 RESYNC_NAMES = frozenset({".gitignore", ".spyglassignore", ".ignore", ".spyglass.toml", "pyproject.toml"})
 
 StatusFn = Callable[[dict], None]
@@ -143,6 +144,7 @@ class LiveIndex:
         for t in self._threads:
             if t.name != MODEL_THREAD:
                 t.join(timeout)
+        self._answer_waiters(SpyglassError(STOPPED))
         if self._owner is not None:
             self._owner.close()  # before the lock goes: the next owner's socket must not be removed
             self._owner = None
@@ -201,7 +203,9 @@ class LiveIndex:
         if paths:
             self.files_changed(list(paths))
         with self._cond:
-            if paths and self._work.files:
+            if self._stop.is_set():
+                fut.set_exception(SpyglassError(STOPPED))
+            elif paths and self._work.files:
                 self._work.file_waiters.append(fut)
             elif paths:  # nothing inside the workspace
                 fut.set_result({"changed_paths": [], "deleted_paths": []})
@@ -240,6 +244,9 @@ class LiveIndex:
                 return fut.result(UPDATE_POLL_SECONDS)
             except FutureTimeout:
                 continue
+            except SpyglassError:
+                self._check_running()  # stopping: say so in the words the other process expects
+                raise
 
     def _check_running(self) -> None:
         if self._stop.is_set():
@@ -283,6 +290,17 @@ class LiveIndex:
         self._work.buffers[rel] = is_open
         self._work.buffers_due = time.monotonic() + self.debounce
         self._cond.notify_all()
+
+    def _answer_waiters(self, error: SpyglassError) -> None:
+        """Every caller waiting for a sync hears of ``error`` (however it raced with their request), and the
+        work they asked for is dropped."""
+        with self._cond:
+            waiters = self._work.waiters + self._work.file_waiters
+            self._work.waiters, self._work.file_waiters = [], []
+            self._work.full_sync = False
+            self._work.files.clear()
+        for fut in waiters:
+            fut.set_exception(error)
 
     def _pending_locked(self) -> bool:
         w = self._work
@@ -336,15 +354,8 @@ class LiveIndex:
                 self._fail(SpyglassError(f"indexing failed: {e}"))
 
     def _fail(self, error: SpyglassError) -> None:
-        """Every caller waiting for a sync hears of ``error`` (however the failure raced with its request)."""
         self.error = str(error)
-        with self._cond:
-            waiters = self._work.waiters + self._work.file_waiters
-            self._work.waiters, self._work.file_waiters = [], []
-            self._work.full_sync = False
-            self._work.files.clear()
-        for fut in waiters:
-            fut.set_exception(error)
+        self._answer_waiters(error)
         self._set_state("error")
         self._stop.wait(1.0)
 
