@@ -27,7 +27,7 @@ from pathlib import Path
 from . import owner
 from .buffers import Buffer, TextChange
 from .errors import IndexLocked, OutsideWorkspace, SpyglassError
-from .indexer import IndexReport, ProgressFn
+from .indexer import CHANGE_COUNTS, IndexReport, Phase, ProgressFn
 from .workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -39,6 +39,7 @@ EMBED_TEXTS_PER_STEP = 16  # texts embedded between checks for other work (a que
 FOLLOWER_RETRY_SECONDS = 3.0
 MODEL_THREAD = "spyglass-model"
 UPDATE_POLL_SECONDS = 0.25  # how often an update asked for by another process checks that we are not stopping
+STOPPED = "the index was closed before it was brought up to date"
 RESYNC_NAMES = frozenset({".gitignore", ".spyglassignore", ".ignore", ".spyglass.toml", "pyproject.toml"})
 
 StatusFn = Callable[[dict], None]
@@ -143,6 +144,7 @@ class LiveIndex:
         for t in self._threads:
             if t.name != MODEL_THREAD:
                 t.join(timeout)
+        self._answer_waiters(SpyglassError(STOPPED))
         if self._owner is not None:
             self._owner.close()  # before the lock goes: the next owner's socket must not be removed
             self._owner = None
@@ -201,7 +203,9 @@ class LiveIndex:
         if paths:
             self.files_changed(list(paths))
         with self._cond:
-            if paths and self._work.files:
+            if self._stop.is_set():
+                fut.set_exception(SpyglassError(STOPPED))
+            elif paths and self._work.files:
                 self._work.file_waiters.append(fut)
             elif paths:  # nothing inside the workspace
                 fut.set_result({"changed_paths": [], "deleted_paths": []})
@@ -240,6 +244,9 @@ class LiveIndex:
                 return fut.result(UPDATE_POLL_SECONDS)
             except FutureTimeout:
                 continue
+            except SpyglassError:
+                self._check_running()  # stopping: say so in the words the other process expects
+                raise
 
     def _check_running(self) -> None:
         if self._stop.is_set():
@@ -284,6 +291,17 @@ class LiveIndex:
         self._work.buffers_due = time.monotonic() + self.debounce
         self._cond.notify_all()
 
+    def _answer_waiters(self, error: SpyglassError) -> None:
+        """Every caller waiting for a sync hears of ``error`` (however it raced with their request), and the
+        work they asked for is dropped."""
+        with self._cond:
+            waiters = self._work.waiters + self._work.file_waiters
+            self._work.waiters, self._work.file_waiters = [], []
+            self._work.full_sync = False
+            self._work.files.clear()
+        for fut in waiters:
+            fut.set_exception(error)
+
     def _pending_locked(self) -> bool:
         w = self._work
         return bool(w.buffers or w.files or w.full_sync)
@@ -299,7 +317,7 @@ class LiveIndex:
         except Exception:  # a front end's callback must never stop the writer
             log.exception("status callback failed")
 
-    def _progress(self, phase: str, done: int, total: int) -> None:
+    def _progress(self, phase: Phase, done: int, total: int) -> None:
         for listener in (self._on_progress, *self._listeners):
             try:
                 listener(phase, done, total)
@@ -330,20 +348,14 @@ class LiveIndex:
             try:
                 self._step()
             except SpyglassError as e:
-                self._fail(str(e))
+                self._fail(e)
             except Exception as e:  # keep serving reads whatever happened
                 log.exception("indexing failed")
-                self._fail(f"indexing failed: {e}")
+                self._fail(SpyglassError(f"indexing failed: {e}"))
 
-    def _fail(self, message: str) -> None:
-        self.error = message
-        with self._cond:
-            waiters = self._work.waiters + self._work.file_waiters
-            self._work.waiters, self._work.file_waiters = [], []
-            self._work.full_sync = False
-            self._work.files.clear()
-        for fut in waiters:
-            fut.set_exception(SpyglassError(message))
+    def _fail(self, error: SpyglassError) -> None:
+        self.error = str(error)
+        self._answer_waiters(error)
         self._set_state("error")
         self._stop.wait(1.0)
 
@@ -416,7 +428,7 @@ class LiveIndex:
             except OSError as e:  # unreadable, or gone mid-read: the next change or sync retries
                 log.warning("cannot index %s: %s", rel, e)
                 continue
-            for key in ("added", "changed", "unchanged", "deleted", "parsed", "spans_written", "vectors_reused"):
+            for key in CHANGE_COUNTS:
                 counts[key] = counts.get(key, 0) + getattr(report, key)
         self._changed()
         with self._cond:
@@ -433,9 +445,9 @@ class LiveIndex:
         self._set_state("indexing")
         try:
             report = self.ws.index(progress=self._progress, cancel=_PausedCheck(self), embed=False)
-        except BaseException as e:
-            for fut in waiters:
-                fut.set_exception(e)
+        except Exception:
+            with self._cond:  # ``_fail`` answers them, with the error it reports
+                self._work.waiters[:0] = waiters
             raise
         self.last_report = report
         self.error = None

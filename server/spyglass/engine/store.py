@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 import apsw
 import numpy as np
@@ -34,6 +34,21 @@ SPAN_COLUMNS = (
     "s.id, s.span_id, s.kind, s.name, s.qualname, s.signature, s.doc, s.parent, s.language, "
     "s.start_line, s.end_line, s.start_byte, s.end_byte, s.text, s.text_hash, s.embedded, f.path"
 )
+
+
+class Counts(TypedDict):
+    """How much is indexed (``Store.counts``): files (not those skipped after reading), spans, and spans
+    that have their vector."""
+
+    files: int
+    spans: int
+    embedded: int
+
+
+class DetailCounts(TypedDict):
+    """Slower figures for status reports (``Store.detail_counts``): vectors kept in the embedding cache."""
+
+    cached_vectors: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -734,7 +749,7 @@ class Store:
         )
         return [StoredSpan(*r) for r in rows]
 
-    def counts(self) -> dict[str, int]:
+    def counts(self) -> Counts:
         """Files, spans and embedded spans; cheap (index-only counts), called on every search."""
         c = self.con
         files = _scalar(c, "SELECT COUNT(*) FROM files WHERE skip_reason IS NULL")
@@ -742,7 +757,7 @@ class Store:
         pending = _scalar(c, "SELECT COUNT(*) FROM spans WHERE embedded = 0")
         return {"files": files, "spans": spans, "embedded": spans - pending}
 
-    def detail_counts(self) -> dict[str, int]:
+    def detail_counts(self) -> DetailCounts:
         """Slower figures for status reports."""
         c = self.con
         return {

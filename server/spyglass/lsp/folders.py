@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from lsprotocol import types
 
 from ..engine.errors import SpyglassError
+from ..engine.indexer import Phase
 from ..engine.live import LiveIndex
 from ..engine.workspace import Workspace
 from .convert import freshness_json
@@ -93,7 +94,7 @@ class Folder:
             busy = state in ("indexing", "embedding") and not status.get("paused")
             self.server.call_soon(self.progress.begin if busy else self.progress.end)
 
-    def _on_progress(self, phase: str, done: int, total: int) -> None:
+    def _on_progress(self, phase: Phase, done: int, total: int) -> None:
         now = time.monotonic()
         if now - self._last_progress < PROGRESS_EVERY and done < total:
             return

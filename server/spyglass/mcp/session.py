@@ -15,29 +15,35 @@ from typing import Any
 from mcp.server.mcpserver.exceptions import ToolError
 
 from ..engine.errors import OutsideWorkspace, SpyglassError
+from ..engine.indexer import Phase
 from ..engine.live import LiveIndex
 from ..engine.redact import redact
 
 log = logging.getLogger(__name__)
 
 QUERY_LOG_NAME = "mcp-queries.jsonl"
+PHASE_LABELS: dict[Phase, str] = {
+    "scan": "scanning files",
+    "parse": "indexing files",
+    "embed": "embedding",
+    "model": "loading model",
+}
 
 
 @dataclass
 class Progress:
     """The index writer's last progress report, for messages like "indexing files 40% (812/2074)"."""
 
-    last: tuple[str, int, int] | None = None  # (phase, done, total)
+    last: tuple[Phase, int, int] | None = None  # (phase, done, total)
 
-    def update(self, phase: str, done: int, total: int) -> None:
+    def update(self, phase: Phase, done: int, total: int) -> None:
         self.last = (phase, done, total)
 
     def text(self) -> str:
         if self.last is None:
             return "starting"
         phase, done, total = self.last
-        what = {"scan": "scanning files", "parse": "indexing files", "embed": "embedding", "model": "loading model"}
-        name = what.get(phase, phase)
+        name = PHASE_LABELS.get(phase, phase)
         return f"{name} {100 * done // total}% ({done}/{total})" if total else name
 
 

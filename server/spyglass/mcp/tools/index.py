@@ -11,6 +11,7 @@ from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
 from ...engine import gitinfo
+from ...engine.indexer import CHANGE_COUNTS
 from .. import render
 from ..models import ReindexOutput, StatusOutput
 from ..session import Session
@@ -18,7 +19,6 @@ from ._common import READ_ONLY, answer
 
 REINDEX_WAIT_SECONDS = 120
 REINDEX_PATHS_LIMIT = 1000
-COUNTS = ("added", "changed", "unchanged", "deleted", "parsed", "spans_written", "vectors_reused")
 
 
 def register(server: MCPServer, session: Session) -> None:
@@ -84,7 +84,7 @@ def register(server: MCPServer, session: Session) -> None:
             ) from None
         except Exception as e:
             raise ToolError(f"re-indexing failed: {e}") from None
-        changes = {k: int(summary.get(k, 0)) for k in COUNTS if k in summary}
+        changes = {k: int(summary.get(k, 0)) for k in CHANGE_COUNTS if k in summary}
         what = f"{len(rels)} file(s)" if rels else "the workspace"
         out = ReindexOutput(root=root, done=True, message=f"re-indexed {what}", changes=changes)
         return answer(out, render.reindex(out))
