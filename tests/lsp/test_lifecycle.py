@@ -13,6 +13,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient, client_capabilities
 
+from spyglass.engine.live import FOLLOWING
 from spyglass.engine.lock import WriterLock
 from spyglass.engine.workspace import Workspace
 
@@ -91,6 +92,9 @@ async def test_follows_while_another_process_owns_the_index_then_takes_over(fres
         following = await wait_until(lambda: folder_state(fresh_client, "following"), timeout=30)
         assert following["role"] == "follower"
         assert (await symbol(fresh_client, "compute_discount"))[0].name == "compute_discount"  # reads still work
+        # a re-index request is answered at once: the owner re-indexes, a follower has nothing to do
+        answer = plain(await request(fresh_client, "spyglass/reindex", {}))
+        assert answer["folders"] == [{"root": str(shop), "ok": False, "error": FOLLOWING}]
     finally:
         other.release()
     owner = await wait_until(lambda: folder_state(fresh_client, "idle", "embedding", "indexing"), timeout=30)

@@ -40,6 +40,8 @@ FOLLOWER_RETRY_SECONDS = 3.0
 MODEL_THREAD = "spyglass-model"
 UPDATE_POLL_SECONDS = 0.25  # how often an update asked for by another process checks that we are not stopping
 STOPPED = "the index was closed before it was brought up to date"
+# what a re-index request gets from a follower, which writes nothing (the owner re-indexes changes)
+FOLLOWING = "another Spyglass process owns this index and re-indexes changes itself; nothing to do"
 RESYNC_NAMES = frozenset({".gitignore", ".spyglassignore", ".ignore", ".spyglass.toml", "pyproject.toml"})
 
 StatusFn = Callable[[dict], None]

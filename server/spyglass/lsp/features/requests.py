@@ -20,6 +20,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import to_fs_path
 
 from ...engine.errors import OutsideWorkspace, SpyglassError, UnknownValue
+from ...engine.live import FOLLOWING
 from ...engine.search import SearchFilters
 from ...engine.spans import parse_span_id
 from ..convert import hit_json, range_json, span_json, uri_of
@@ -191,11 +192,13 @@ async def reindex(ls: SpyglassServer, p: ReindexParams) -> dict:
             raise JsonRpcInvalidParams(f"{text} is in no open workspace folder")
         by_folder.setdefault(folder.root, []).append(path)
     targets = by_folder if p.paths else {root: None for root in ls.folders}
+    out = []
     for root, paths in targets.items():
         folder = ls.folders[root]
-        if folder.live is not None:
+        if folder.live is not None and folder.live.role == "follower":
+            out.append({"root": str(folder.root), "ok": False, "error": FOLLOWING})  # waiting would never end
+        elif folder.live is not None:
             waits.append((folder, asyncio.wrap_future(folder.live.request_sync(paths))))
-    out = []
     for folder, fut in waits:
         try:
             summary = await fut

@@ -12,6 +12,7 @@ from pydantic import Field
 
 from ...engine import gitinfo
 from ...engine.indexer import CHANGE_COUNTS
+from ...engine.live import FOLLOWING
 from .. import render
 from ..models import ReindexOutput, StatusOutput
 from ..session import Session
@@ -71,7 +72,7 @@ def register(server: MCPServer, session: Session) -> None:
             out = ReindexOutput(
                 root=root,
                 done=False,
-                message="another Spyglass process owns this index and re-indexes changes itself; nothing to do",
+                message=FOLLOWING,
             )
             return answer(out, render.reindex(out))
         future = session.live.request_sync(rels or None)
