@@ -32,21 +32,21 @@ def register(server: MCPServer, session: Session) -> None:
         s = session.live.status()
         commit, branch = gitinfo.head(session.root)
         out = StatusOutput(
-            root=s["root"],
-            files=s["files"],
-            spans=s["spans"],
-            embedded=s["embedded"],
-            embedded_fraction=s["embedded_fraction"],
-            pending_embeddings=s["pending_embeddings"],
-            pending_files=s["pending"]["files"] + s["pending"]["buffers"],
-            state=s["state"],
-            role=s["role"],
-            model=s["model"],
-            model_loaded=s["model_loaded"],
-            last_update=s["last_update"],
+            root=s.root,
+            files=s.files,
+            spans=s.spans,
+            embedded=s.embedded,
+            embedded_fraction=s.embedded_fraction,
+            pending_embeddings=s.pending_embeddings,
+            pending_files=s.pending.files + s.pending.buffers,
+            state=s.state,
+            role=s.role,
+            model=s.model,
+            model_loaded=s.model_loaded,
+            last_update=s.last_update,
             head_commit=commit,
             branch=branch,
-            error=s["error"],
+            error=s.error,
         )
         return answer(out, render.status(out))
 

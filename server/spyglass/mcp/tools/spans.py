@@ -74,15 +74,15 @@ def register(server: MCPServer, session: Session) -> None:
         if not (session.root / rel).is_file():
             raise ToolError(f"{rel} is not a file in the workspace")
         found = session.call("get_context", session.ws.context, rel, line)
-        span = found.get("span")
+        span = found.span
         out = ContextOutput(
             path=rel,
             line=line,
-            language=found.get("language"),
+            language=found.language,
             symbol=definition(session, span) if span else None,
-            doc=session.clean(span.get("doc")) if span else None,
-            imports=[session.clean(i) or "" for i in found.get("imports", [])],
-            references=[definition(session, d) for d in found.get("references", [])],
-            message=found.get("message"),
+            doc=session.clean(span.doc) if span else None,
+            imports=[session.clean(i) or "" for i in found.imports],
+            references=[definition(session, d) for d in found.references],
+            message=found.message,
         )
         return answer(out, render.context(out))
