@@ -14,7 +14,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from ..engine.answers import Freshness, SearchAnswer, SpanLookup, Status, Why
+from ..engine.answers import OMIT_NONE, Freshness, SearchAnswer, SpanLookup, Status, Why
 from ..engine.indexer import IndexReport
 
 out = Console(highlight=False, soft_wrap=True)
@@ -26,7 +26,7 @@ def as_json(value: Any) -> Any:
     of its fields in their order, without those marked ``OMITTED_WHEN_NONE`` that are None."""
     if is_dataclass(value) and not isinstance(value, type):
         pairs = ((f, getattr(value, f.name)) for f in fields(value))
-        return {f.name: as_json(v) for f, v in pairs if v is not None or not f.metadata.get("omit_none")}
+        return {f.name: as_json(v) for f, v in pairs if v is not None or not f.metadata.get(OMIT_NONE)}
     if isinstance(value, dict):
         return {k: as_json(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

@@ -25,7 +25,8 @@ MatchKind = Literal["exact", "prefix", "word", "substring", "typo", "fuzzy", "se
 FolderState = Literal["starting", "indexing", "embedding", "idle", "following", "error"]
 Role = Literal["unknown", "owner", "follower"]  # follower: another process writes the index
 
-OMITTED_WHEN_NONE = {"omit_none": True}
+OMIT_NONE = "omit_none"  # a field metadata key: the field is left out of JSON when it is None
+OMITTED_WHEN_NONE = {OMIT_NONE: True}
 
 
 # -- search -------------------------------------------------------------------------------------------
