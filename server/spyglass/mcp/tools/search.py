@@ -10,12 +10,12 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from ...engine.answers import SearchedIndex, SpanSummary, SymbolMatch
+from ...engine.answers import SpanSummary, SymbolMatch
 from ...engine.errors import UnknownValue
 from ...engine.search import SearchFilters, checked_kinds
 from ...engine.spans import KINDS
 from .. import render
-from ..models import Definition, IndexState, SearchOutput, SearchResult, SymbolOutput, Why
+from ..models import Definition, IndexState, SearchOutput, SearchResult, SymbolOutput
 from ..session import Session
 from ._common import MAX_TOKENS_DEFAULT, MAX_TOKENS_LIMIT, READ_ONLY, answer
 
@@ -73,24 +73,9 @@ def register(server: MCPServer, session: Session) -> None:
         )
         out = SearchOutput(
             query=query,
-            results=[
-                SearchResult(
-                    id=h.id,
-                    path=h.path,
-                    start_line=h.start_line,
-                    end_line=h.end_line,
-                    kind=h.kind,
-                    symbol=h.symbol,
-                    language=h.language,
-                    score=h.score,
-                    why=Why(signals=h.why.signals, terms=h.why.terms),
-                    snippet=session.clean(h.snippet) or "",
-                    file_matches=h.file_matches,
-                )
-                for h in found.results
-            ],
+            results=[SearchResult.of(h, session.clean(h.snippet) or "") for h in found.results],
             truncated=found.truncated,
-            index=index_state(session, found.index),
+            index=IndexState.of(found.index, session.live.status()),
         )
         text = render.search(out)
         session.log_query(
@@ -132,31 +117,5 @@ def register(server: MCPServer, session: Session) -> None:
 
 
 def definition(session: Session, span: SpanSummary, found: SymbolMatch | None = None) -> Definition:
-    """A definition for the agent (its signature redacted); ``found``: how a name search matched it."""
-    return Definition(
-        id=span.id,
-        path=span.path,
-        start_line=span.start_line,
-        end_line=span.end_line,
-        kind=span.kind,
-        symbol=span.symbol,
-        signature=session.clean(span.signature) or "",
-        container=span.container,
-        score=found.score if found else None,
-        match=found.match if found else None,
-    )
-
-
-def index_state(session: Session, index: SearchedIndex) -> IndexState:
-    live = session.live.status()
-    return IndexState(
-        files=index.files,
-        spans=index.spans,
-        embedded_fraction=index.embedded_fraction,
-        pending_files=live.pending.files + live.pending.buffers,
-        pending_embeddings=index.pending_embeddings,
-        state=live.state,
-        last_update=index.last_update,
-        mode=index.mode,
-        note=index.note,
-    )
+    """A definition for the agent, its signature redacted."""
+    return Definition.of(span, session.clean(span.signature) or "", found)

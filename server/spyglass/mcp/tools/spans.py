@@ -43,21 +43,7 @@ def register(server: MCPServer, session: Session) -> None:
         session.rel(ref.path)  # refuses ids that point outside the workspace
         found = session.call("get_span", session.ws.span, id, context_lines=context_lines)
         text, trimmed = trim(session.clean(found.text) or "", max_tokens)
-        out = SpanOutput(
-            id=found.id,
-            status=found.status,
-            current_id=found.current_id,
-            path=found.path,
-            start_line=found.start_line,
-            end_line=found.end_line,
-            kind=found.kind,
-            symbol=found.symbol,
-            text=text,
-            text_start_line=found.text_start_line,
-            text_end_line=found.text_end_line,
-            trimmed=trimmed,
-            message=found.message,
-        )
+        out = SpanOutput.of(found, text, trimmed)
         return answer(out, render.span(out))
 
     @server.tool(
