@@ -15,10 +15,10 @@ import re
 import signal
 import sys
 import threading
-from dataclasses import asdict
 from pathlib import Path
 
 from ..engine import access, owner
+from ..engine.answers import Freshness
 from ..engine.errors import (
     IndexLocked,
     IndexMissing,
@@ -165,7 +165,7 @@ def _index_here(args: argparse.Namespace, ws: Workspace) -> int:
     return _index_result(args, ws.root, report, status)
 
 
-def _index_result(args: argparse.Namespace, root: Path, report: IndexReport, status: dict, **extra) -> int:
+def _index_result(args: argparse.Namespace, root: Path, report: IndexReport, status: Freshness, **extra) -> int:
     if args.json:
         render.emit_json({"root": str(root), "report": report.summary(), "index": status, **extra})
     else:
@@ -210,7 +210,7 @@ def _ask_owner(args: argparse.Namespace, ws: Workspace, holder: dict) -> int | N
         render.note("stopped waiting; the process that owns the index goes on updating it")
         return 130
     report = IndexReport.from_summary(done["report"])
-    return _index_result(args, ws.root, report, done["index"], updated_by={"pid": done["pid"]})
+    return _index_result(args, ws.root, report, Freshness(**done["index"]), updated_by={"pid": done["pid"]})
 
 
 def cmd_search(args: argparse.Namespace) -> int:
@@ -245,7 +245,7 @@ def cmd_span(args: argparse.Namespace) -> int:
         except ValueError as e:
             raise UsageError(str(e)) from e
     if args.json:
-        render.emit_json(asdict(found))
+        render.emit_json(found)
     else:
         render.span(found)
     return EXIT_OK

@@ -21,10 +21,11 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import owner
+from .answers import FolderState, LiveStatus, PendingWork, Role
 from .buffers import Buffer, TextChange
 from .errors import IndexLocked, OutsideWorkspace, SpyglassError
 from .indexer import CHANGE_COUNTS, IndexReport, Phase, ProgressFn
@@ -44,7 +45,7 @@ STOPPED = "the index was closed before it was brought up to date"
 FOLLOWING = "another Spyglass process owns this index and re-indexes changes itself; nothing to do"
 RESYNC_NAMES = frozenset({".gitignore", ".spyglassignore", ".ignore", ".spyglass.toml", "pyproject.toml"})
 
-StatusFn = Callable[[dict], None]
+StatusFn = Callable[[LiveStatus], None]
 
 
 @dataclass
@@ -105,8 +106,8 @@ class LiveIndex:
         self._stop = threading.Event()
         self._open: dict[str, Buffer] = {}  # open editor buffers by path (guarded by _cond)
         self._threads: list[threading.Thread] = []
-        self.state = "starting"  # starting, indexing, embedding, idle, following, error
-        self.role = "unknown"  # owner or follower
+        self.state: FolderState = "starting"
+        self.role: Role = "unknown"
         self.error: str | None = None
         self.last_report: IndexReport | None = None
         self.last_change: float | None = None
@@ -237,7 +238,7 @@ class LiveIndex:
             report[key] = report.get(key, 0) + n - before[key]
         report["model_error"] = report.get("model_error") or self.model_error
         report["seconds"] = {**report.get("seconds", {}), "total": round(time.perf_counter() - started, 3)}
-        return {"report": report, "index": self.ws.freshness()}
+        return {"report": report, "index": asdict(self.ws.freshness())}
 
     def _until_done(self, fut: Future) -> dict:
         while True:
@@ -265,16 +266,12 @@ class LiveIndex:
             time.sleep(0.02)
         return False
 
-    def status(self) -> dict:
+    def status(self) -> LiveStatus:
         """What the index covers and what is still to do: for status bars and ``index_status``."""
         with self._cond:
-            pending = {
-                "buffers": len(self._work.buffers),
-                "files": len(self._work.files),
-                "full_sync": self._work.full_sync,
-            }
-        info = self.ws.freshness()
-        info.update(
+            pending = PendingWork(len(self._work.buffers), len(self._work.files), self._work.full_sync)
+        return LiveStatus(
+            **vars(self.ws.freshness()),
             root=str(self.ws.root),
             state=self.state,
             role=self.role,
@@ -285,7 +282,6 @@ class LiveIndex:
             error=self.error,
             updates=self.updates,
         )
-        return info
 
     # -- internals -------------------------------------------------------------------------------
     def _queue_buffer(self, rel: str, is_open: bool) -> None:  # with _cond held
@@ -308,7 +304,7 @@ class LiveIndex:
         w = self._work
         return bool(w.buffers or w.files or w.full_sync)
 
-    def _set_state(self, state: str) -> None:
+    def _set_state(self, state: FolderState) -> None:
         if state != self.state:
             self.state = state
             self._emit()

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .answers import SearchHit, SearchOutcome
+from .answers import MatchLine, SearchHit, SearchOutcome, Why
 from .embedding import Embedder
 from .errors import ModelLoadError, UnknownValue
 from .filerules import is_test_path
@@ -374,8 +374,7 @@ class Searcher:
         truncated = False
         if max_tokens is not None:
             hits, truncated = fit_budget(hits, max_tokens, terms, shorten=SearchHit.shortened)
-        mode = "hybrid" if vectors else "lexical"
-        return SearchOutcome(hits=hits, mode=mode, note=note, truncated=truncated)
+        return SearchOutcome(hits=hits, mode="hybrid" if vectors else "lexical", note=note, truncated=truncated)
 
     def _gather(
         self,
@@ -511,11 +510,7 @@ class Searcher:
             score=round(score, 4),
             snippet=snippet.text,
             snippet_start_line=snippet.start_line,
-            match_line={"number": snippet.match_line, "text": snippet.match_text},
-            why={
-                "signals": {name: round(v, 4) for name, v in sig.items()},
-                "matched": matched_signals(sig, weights),
-                "terms": matched,
-            },
+            match_line=MatchLine(snippet.match_line, snippet.match_text),
+            why=Why({name: round(v, 4) for name, v in sig.items()}, matched_signals(sig, weights), matched),
             file_matches=file_matches,
         )

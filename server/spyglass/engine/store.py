@@ -26,7 +26,7 @@ import sqlite_vec
 from . import access
 from .errors import IndexCorrupt, IndexFromFuture, IndexMissing, IndexUnusable
 from .migrations import MIGRATIONS, SCHEMA_VERSION
-from .spans import Span
+from .spans import Kind, Span
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ class StoredSpan:
 
     rowid: int
     span_id: str
-    kind: str
+    kind: Kind
     name: str
     qualname: str
     signature: str

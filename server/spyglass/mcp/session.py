@@ -18,6 +18,7 @@ from ..engine.errors import OutsideWorkspace, SpyglassError
 from ..engine.indexer import Phase
 from ..engine.live import LiveIndex
 from ..engine.redact import redact
+from ..engine.workspace import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +65,7 @@ class Session:
         return self.index
 
     @property
-    def ws(self):
+    def ws(self) -> Workspace:
         return self.live.ws
 
     @property
@@ -85,15 +86,15 @@ class Session:
     def require_index(self) -> None:
         """Fail with what to do when nothing is searchable yet."""
         status = self.live.status()
-        if status["files"]:
+        if status.files:
             return
-        if status["state"] in ("starting", "indexing") or status["pending"]["full_sync"]:
+        if status.state in ("starting", "indexing") or status.pending.full_sync:
             raise ToolError(
                 f"the index of {self.root} is being built ({self.progress.text()}); try again in a few seconds, "
                 "or run `spyglass index` in the workspace"
             )
-        if status["state"] == "error":
-            raise ToolError(f"the index of {self.root} is unusable: {status['error']}")
+        if status.state == "error":
+            raise ToolError(f"the index of {self.root} is unusable: {status.error}")
         raise ToolError(f"nothing is indexed in {self.root} (no source files found, or all are ignored)")
 
     def call(self, tool: str, fn, *args, **kwargs):

@@ -23,7 +23,7 @@ from ...engine.errors import OutsideWorkspace, SpyglassError, UnknownValue
 from ...engine.live import FOLLOWING
 from ...engine.search import SearchFilters
 from ...engine.spans import parse_span_id
-from ..convert import hit_json, range_json, span_json, uri_of
+from ..convert import hit_json, range_json, related_json, span_json, uri_of
 from ..server import SpyglassServer
 
 MAX_K = 200
@@ -111,12 +111,12 @@ def search(ls: SpyglassServer, p: SearchParams) -> dict:
             folders.append(folder.status())
             continue
         answer = folder.ws.search(p.query, k=p.k, filters=filters, max_tokens=p.max_tokens)
-        truncated = truncated or answer["truncated"]
-        results.extend(hit_json(folder.root, h) for h in answer["results"])
+        truncated = truncated or answer.truncated
+        results.extend(hit_json(folder.root, h) for h in answer.results)
         status = folder.status()
-        status["mode"] = answer["index"]["mode"]
-        if answer["index"].get("note"):
-            status["note"] = answer["index"]["note"]
+        status["mode"] = answer.index.mode
+        if answer.index.note:
+            status["note"] = answer.index.note
         folders.append(status)
     results.sort(key=lambda r: -r["score"])
     return {"query": p.query, "results": results[: p.k], "truncated": truncated, "folders": folders}
@@ -131,20 +131,10 @@ def related(ls: SpyglassServer, p: RelatedParams) -> dict:
         answer = folder.ws.related(path, p.position.line + 1, k=p.k)
     except OutsideWorkspace as e:
         raise JsonRpcInvalidParams(str(e)) from None
-    if answer["span"] is None:
+    if answer.span is None:
         return {"span": None, "related": []}
-    items = []
-    for r in answer["related"]:
-        items.append(
-            {
-                **span_json(folder.root, r),
-                "relation": r["relation"],
-                "score": r["score"],
-                "preview": r["preview"],
-                "previewLine": r["line"] - 1,
-            }
-        )
-    return {"span": span_json(folder.root, answer["span"]), "related": items}
+    items = [related_json(folder.root, r) for r in answer.related]
+    return {"span": span_json(folder.root, answer.span), "related": items}
 
 
 def span(ls: SpyglassServer, p: SpanParams) -> dict:

@@ -30,25 +30,8 @@ def register(server: MCPServer, session: Session) -> None:
         annotations=READ_ONLY,
     )
     def index_status() -> Annotated[CallToolResult, StatusOutput]:
-        s = session.live.status()
         commit, branch = gitinfo.head(session.root)
-        out = StatusOutput(
-            root=s["root"],
-            files=s["files"],
-            spans=s["spans"],
-            embedded=s["embedded"],
-            embedded_fraction=s["embedded_fraction"],
-            pending_embeddings=s["pending_embeddings"],
-            pending_files=s["pending"]["files"] + s["pending"]["buffers"],
-            state=s["state"],
-            role=s["role"],
-            model=s["model"],
-            model_loaded=s["model_loaded"],
-            last_update=s["last_update"],
-            head_commit=commit,
-            branch=branch,
-            error=s["error"],
-        )
+        out = StatusOutput.of(session.live.status(), commit, branch)
         return answer(out, render.status(out))
 
     @server.tool(
