@@ -17,20 +17,24 @@ import sys
 import threading
 from pathlib import Path
 
-from ..engine import access, owner
-from ..engine.answers import Freshness
-from ..engine.errors import (
+from ..engine import (
+    KINDS,
+    Freshness,
     IndexLocked,
     IndexMissing,
+    IndexReport,
     IndexUnusable,
     OutsideWorkspace,
+    OwnerUnavailable,
+    SearchFilters,
     SpyglassError,
     UnknownValue,
+    Workspace,
+    access_denied_message,
+    find_root,
+    index_through_owner,
+    is_access_denied,
 )
-from ..engine.indexer import IndexReport
-from ..engine.search import SearchFilters
-from ..engine.spans import KINDS
-from ..engine.workspace import Workspace, find_root
 from . import evaluate, mcpconfig, progress, render
 from .errors import UsageError
 
@@ -196,8 +200,8 @@ def _ask_owner(args: argparse.Namespace, ws: Workspace, holder: dict) -> int | N
 
     try:
         with progress.progress(render.err, enabled=not (args.quiet or args.json)) as update:
-            done = owner.update_index(ws.db_path.parent, update, on_connected=connected)
-    except owner.OwnerUnavailable as e:
+            done = index_through_owner(ws.db_path.parent, update, on_connected=connected)
+    except OwnerUnavailable as e:
         if not e.listening:
             return None  # no socket, or one left by a server that died
         raise IndexLocked(
@@ -311,9 +315,9 @@ def main(argv: list[str] | None = None) -> int:
         render.error(str(e))
         return EXIT_ERROR
     except OSError as e:
-        if not access.is_denied(e):
+        if not is_access_denied(e):
             raise
-        render.error(access.denied_message(e))
+        render.error(access_denied_message(e))
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130

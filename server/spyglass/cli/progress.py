@@ -25,7 +25,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from ..engine.indexer import Phase, ProgressFn
+from ..engine import Phase, ProgressFn
 
 INTERVAL_ENV = "SPYGLASS_PROGRESS_INTERVAL"
 DEFAULT_INTERVAL = 5.0

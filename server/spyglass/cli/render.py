@@ -14,8 +14,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from ..engine.answers import OMIT_NONE, Freshness, SearchAnswer, SpanLookup, Status, Why
-from ..engine.indexer import IndexReport
+from ..engine import OMIT_NONE, Freshness, IndexReport, SearchAnswer, SpanLookup, Status, Why
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)  # a terminal wraps; a log must not split a command

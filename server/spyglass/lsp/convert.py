@@ -8,7 +8,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from ..engine.answers import LiveStatus, RelatedItem, SearchHit, SpanSummary
+from ..engine import LiveStatus, RelatedItem, SearchHit, SpanSummary
 
 SYMBOL_KINDS = {
     "function": types.SymbolKind.Function,

@@ -14,11 +14,7 @@ from typing import Any, Protocol
 
 from lsprotocol import types
 
-from ..engine.answers import LiveStatus
-from ..engine.errors import SpyglassError
-from ..engine.indexer import Phase
-from ..engine.live import LiveIndex
-from ..engine.workspace import Workspace
+from ..engine import LiveIndex, LiveStatus, Phase, SpyglassError, Workspace
 from .convert import status_json
 from .progress import IndexingProgress, ProgressHost
 from .settings import ClientSettings

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from lsprotocol import types
 
-from ..engine.indexer import Phase
+from ..engine import Phase
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from ..engine.answers import LiveStatus, SearchedIndex, SearchHit, SpanLookup, SpanSummary, SymbolMatch
+from ..engine import LiveStatus, SearchedIndex, SearchHit, SpanLookup, SpanSummary, SymbolMatch
 
 
 class Why(BaseModel):

@@ -14,11 +14,7 @@ from typing import Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 
-from ..engine.errors import OutsideWorkspace, SpyglassError
-from ..engine.indexer import Phase
-from ..engine.live import LiveIndex
-from ..engine.redact import redact
-from ..engine.workspace import Workspace
+from ..engine import LiveIndex, OutsideWorkspace, Phase, SpyglassError, Workspace, redact
 
 log = logging.getLogger(__name__)
 

@@ -7,8 +7,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from ...engine.answers import Related
-from ...engine.errors import OutsideWorkspace
+from ...engine import OutsideWorkspace, Related
 from ..convert import uri_of
 from ..server import SpyglassServer
 

@@ -19,10 +19,7 @@ from pydantic.alias_generators import to_camel
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import to_fs_path
 
-from ...engine.errors import OutsideWorkspace, SpyglassError, UnknownValue
-from ...engine.live import FOLLOWING
-from ...engine.search import SearchFilters
-from ...engine.spans import parse_span_id
+from ...engine import FOLLOWING, OutsideWorkspace, SearchFilters, SpyglassError, UnknownValue, parse_span_id
 from ..convert import hit_json, range_json, related_json, span_json, uri_of
 from ..server import SpyglassServer
 

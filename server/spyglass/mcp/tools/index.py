@@ -10,9 +10,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
-from ...engine import gitinfo
-from ...engine.indexer import CHANGE_COUNTS
-from ...engine.live import FOLLOWING
+from ...engine import CHANGE_COUNTS, FOLLOWING, git_head
 from .. import render
 from ..models import ReindexOutput, StatusOutput
 from ..session import Session
@@ -30,7 +28,7 @@ def register(server: MCPServer, session: Session) -> None:
         annotations=READ_ONLY,
     )
     def index_status() -> Annotated[CallToolResult, StatusOutput]:
-        commit, branch = gitinfo.head(session.root)
+        commit, branch = git_head(session.root)
         out = StatusOutput.of(session.live.status(), commit, branch)
         return answer(out, render.status(out))
 

@@ -10,10 +10,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from ...engine.answers import SpanSummary, SymbolMatch
-from ...engine.errors import UnknownValue
-from ...engine.search import SearchFilters, checked_kinds
-from ...engine.spans import KINDS
+from ...engine import KINDS, SearchFilters, SpanSummary, SymbolMatch, UnknownValue, checked_kinds
 from .. import render
 from ..models import Definition, IndexState, SearchOutput, SearchResult, SymbolOutput
 from ..session import Session

@@ -10,7 +10,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from ...engine.spans import parse_span_id
+from ...engine import parse_span_id
 from .. import render
 from ..models import ContextOutput, SpanOutput
 from ..session import Session
