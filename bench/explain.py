@@ -44,13 +44,13 @@ def main() -> None:
         ws.index()
         result = ws.search(q.query, k=300, cut=False)
     files: list[str] = []
-    for i, hit in enumerate(result["results"]):
-        if hit["path"] not in files:
-            files.append(hit["path"])
-        mark = "*" if hit["path"] in gold else " "
-        if i < args.k or hit["path"] in gold and files.index(hit["path"]) < 30:
-            sig = " ".join(f"{k}={v:.2f}" for k, v in hit["why"]["signals"].items())
-            sys.stderr.write(f"{i + 1:3} {mark} {hit['score']:.3f} {hit['path']}:{hit['symbol']} [{sig}]\n")
+    for i, hit in enumerate(result.results):
+        if hit.path not in files:
+            files.append(hit.path)
+        mark = "*" if hit.path in gold else " "
+        if i < args.k or hit.path in gold and files.index(hit.path) < 30:
+            sig = " ".join(f"{k}={v:.2f}" for k, v in hit.why.signals.items())
+            sys.stderr.write(f"{i + 1:3} {mark} {hit.score:.3f} {hit.path}:{hit.symbol} [{sig}]\n")
     ranks = [files.index(g) + 1 for g in gold if g in files]
     sys.stderr.write(f"gold file rank: {min(ranks) if ranks else None} of {len(files)} files\n")
 

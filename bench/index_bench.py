@@ -76,13 +76,13 @@ def cold_index(corpus: Path, work: Path, args) -> dict:
     out = {
         "corpus": str(corpus),
         "files": report.seen,
-        "spans": fresh["spans"],
+        "spans": fresh.spans,
         "texts_embedded": report.texts_embedded,
         "seconds_to_lexical": round(phases.get("lexical_ready", total), 2),
         "seconds_to_embedded": round(total, 2),
         "seconds_embed_phase": round(report.seconds.get("embed", 0.0), 2),
         "files_per_s_lexical": round(report.seen / phases.get("lexical_ready", total), 1),
-        "spans_per_s_lexical": round(fresh["spans"] / phases.get("lexical_ready", total), 1),
+        "spans_per_s_lexical": round(fresh.spans / phases.get("lexical_ready", total), 1),
         "skipped": dict(report.skipped),
     }
     # raw model throughput on the same texts the pipeline embedded (or a sample of them)
@@ -150,7 +150,7 @@ def search_latency(root: Path, args) -> dict:
     out = {
         "search_vectors": "sqlite-vec" if args.sqlite_vec else "in memory",
         "search_corpus": str(root),
-        "search_spans": ws.freshness()["spans"],
+        "search_spans": ws.freshness().spans,
         "search_queries": len(times),
         "search_ms_p50": round(1000 * statistics.median(times), 1),
         "search_ms_p95": round(1000 * pct(times, 0.95), 1),

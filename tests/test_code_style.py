@@ -31,13 +31,13 @@ def test_types_check():
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_engine_never_writes_to_stdout_and_imports_no_protocol():
-    # stdout carries JSON-RPC for the LSP and MCP front ends: the engine must not touch it
+def test_engine_never_writes_to_stdout():
+    # stdout carries JSON-RPC for the LSP and MCP front ends: the engine must not touch it (what it may
+    # import is checked in test_floors.py)
     for path in (REPO / "server" / "spyglass" / "engine").rglob("*.py"):
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"^\s*print\(", text, re.M), f"print() in {path}"
         assert "sys.stdout" not in text, f"sys.stdout in {path}"
-        assert not re.search(r"^\s*(from|import) (pygls|lsprotocol|mcp)\b", text, re.M), f"protocol import in {path}"
 
 
 def test_tests_read_nothing_beside_the_repository():

@@ -8,21 +8,9 @@ import sys
 import time
 from pathlib import Path
 
+from clirun import run
+
 from spyglass.engine.store import Store
-
-
-def run(*args: str, cwd: Path, check_code: int | None = 0) -> subprocess.CompletedProcess:
-    proc = subprocess.run(
-        [sys.executable, "-m", "spyglass", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "COLUMNS": "200"},
-    )
-    if check_code is not None:
-        assert proc.returncode == check_code, proc.stderr + proc.stdout
-    return proc
 
 
 def test_search_honours_a_token_budget(polyglot: Path):

@@ -11,24 +11,13 @@ import sys
 import time
 from pathlib import Path
 
+from clirun import run
+
 from spyglass.engine.lock import WriterLock
 from spyglass.engine.owner import socket_path
 from spyglass.engine.store import Store
 
 LEXICAL = {**os.environ, "SPYGLASS_EMBED": "false"}  # the server indexes without loading the model
-
-
-def run(*args: str, cwd: Path, check_code: int = 0) -> subprocess.CompletedProcess:
-    proc = subprocess.run(
-        [sys.executable, "-m", "spyglass", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "COLUMNS": "200"},
-    )
-    assert proc.returncode == check_code, proc.stderr + proc.stdout
-    return proc
 
 
 def _until(check, what: str, timeout: float = 60.0):

@@ -1,28 +1,17 @@
 """`spyglass mcp-config` in a subprocess: what each client's configuration looks like, and --write's merging."""
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
+import clirun
 import pytest
 
 CMD = "/opt/bin/spyglass"
 
 
 def run(*args: str, cwd: Path, code: int = 0) -> subprocess.CompletedProcess:
-    proc = subprocess.run(
-        [sys.executable, "-m", "spyglass", "mcp-config", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=120,
-        env={**os.environ, "COLUMNS": "200"},
-    )
-    assert proc.returncode == code, proc.stderr + proc.stdout
-    return proc
+    return clirun.run("mcp-config", *args, cwd=cwd, check_code=code)
 
 
 def body(stdout: str) -> str:

@@ -32,7 +32,7 @@ def test_a_reader_restores_the_disk_version_of_a_dead_sessions_buffer(polyglot: 
     _die(_edit_unsaved(polyglot, disk + ADDED))
     with Workspace.open(polyglot, overrides=LEXICAL) as reader:  # what `spyglass search` opens
         assert _names(reader, "only_in_the_buffer") == set()
-        assert "only_in_the_buffer" not in [r["symbol"] for r in reader.search("only_in_the_buffer")["results"]]
+        assert "only_in_the_buffer" not in [r.symbol for r in reader.search("only_in_the_buffer").results]
         assert reader.store.open_buffers() == {}
     with Workspace.open(polyglot, overrides=LEXICAL) as again:
         assert _names(again, "only_in_the_buffer") == set()

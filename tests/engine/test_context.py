@@ -1,5 +1,6 @@
 """Workspace.context and Workspace.span(context_lines=...): real files, a real (lexical) index."""
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -117,16 +118,24 @@ def _line(text: str, needle: str) -> int:
 
 def test_context_of_a_line_in_a_function(ws: Workspace):
     ctx = ws.context("shop/main.py", _line(MAIN, "cart.add_item(it)"))
-    assert set(ctx) == {"path", "line", "language", "span", "imports", "references", "message"}
-    assert (ctx["path"], ctx["language"], ctx["message"]) == ("shop/main.py", "python", None)
-    span = ctx["span"]
-    assert span["symbol"] == "checkout" and span["kind"] == "function"
-    assert span["signature"] == "def checkout(items)"
-    assert span["doc"] == "Put the items in a cart and format its total."
-    assert (span["start_line"], span["end_line"]) == (_line(MAIN, "def checkout"), _line(MAIN, "return format_total"))
-    assert ctx["imports"] == ["import os", "from shop.cart import ( Cart, )"]
+    assert {f.name for f in dataclasses.fields(ctx)} == {
+        "path",
+        "line",
+        "language",
+        "span",
+        "imports",
+        "references",
+        "message",
+    }
+    assert (ctx.path, ctx.language, ctx.message) == ("shop/main.py", "python", None)
+    span = ctx.span
+    assert span.symbol == "checkout" and span.kind == "function"
+    assert span.signature == "def checkout(items)"
+    assert span.doc == "Put the items in a cart and format its total."
+    assert (span.start_line, span.end_line) == (_line(MAIN, "def checkout"), _line(MAIN, "return format_total"))
+    assert ctx.imports == ["import os", "from shop.cart import ( Cart, )"]
 
-    refs = [(r["symbol"], r["path"]) for r in ctx["references"]]
+    refs = [(r.symbol, r.path) for r in ctx.references]
     # the same file first, then the imported file, in order of first use in the code (the docstring's
     # "total" does not count); the decoy's same-named functions lose to the imported file's
     assert refs == [
@@ -135,33 +144,33 @@ def test_context_of_a_line_in_a_function(ws: Workspace):
         ("Cart.add_item", "shop/cart.py"),
         ("Cart.total", "shop/cart.py"),
     ]
-    assert all(r["signature"] for r in ctx["references"])
-    assert ctx["references"][0]["signature"] == "def format_total(value, sep)"
+    assert all(r.signature for r in ctx.references)
+    assert ctx.references[0].signature == "def format_total(value, sep)"
 
 
 def test_references_of_a_method_skip_its_own_class_and_itself(ws: Workspace):
     ctx = ws.context("shop/cart.py", _line(CART, "return sum("))
-    assert ctx["span"]["symbol"] == "Cart.total"
-    assert [r["symbol"] for r in ctx["references"]] == ["price_of"]
+    assert ctx.span.symbol == "Cart.total"
+    assert [r.symbol for r in ctx.references] == ["price_of"]
 
 
 def test_a_line_outside_any_definition(ws: Workspace):
     ctx = ws.context("shop/main.py", _line(MAIN, "LIMIT = 10"))
-    assert ctx["span"] is None and ctx["references"] == []
-    assert "not inside a definition" in ctx["message"]
-    assert ctx["imports"] == ["import os", "from shop.cart import ( Cart, )"]  # still useful there
+    assert ctx.span is None and ctx.references == []
+    assert "not inside a definition" in ctx.message
+    assert ctx.imports == ["import os", "from shop.cart import ( Cart, )"]  # still useful there
 
 
 def test_unindexed_missing_and_outside_files(ws: Workspace):
     (ws.root / "shop" / "late.py").write_text("import sys\n\ndef late():\n    return sys.argv\n")
     ctx = ws.context("shop/late.py", 3)
-    assert ctx["span"] is None and "not indexed" in ctx["message"]
-    assert ctx["imports"] == ["import sys"]  # read from the file itself
+    assert ctx.span is None and "not indexed" in ctx.message
+    assert ctx.imports == ["import sys"]  # read from the file itself
 
     ctx = ws.context("shop/gone.py", 1)
-    assert ctx["span"] is None and "does not exist" in ctx["message"] and ctx["imports"] == []
+    assert ctx.span is None and "does not exist" in ctx.message and ctx.imports == []
 
-    assert "past the end" in ws.context("shop/main.py", 500)["message"]
+    assert "past the end" in ws.context("shop/main.py", 500).message
     with pytest.raises(OutsideWorkspace):
         ws.context("../elsewhere.py", 1)
     with pytest.raises(OutsideWorkspace):
@@ -176,21 +185,21 @@ def test_context_follows_unsaved_buffers(ws: Workspace):
     )
     ws.update_file("shop/main.py", text=text, embed=False)
     ctx = ws.context("shop/main.py", _line(text, "return checkout(items)"))
-    assert ctx["span"]["symbol"] == "dump"
-    assert ctx["imports"][:2] == ["import os", "import json"]
-    assert [r["symbol"] for r in ctx["references"]] == ["checkout"]
+    assert ctx.span.symbol == "dump"
+    assert ctx.imports[:2] == ["import os", "import json"]
+    assert [r.symbol for r in ctx.references] == ["checkout"]
 
 
 def test_go_and_typescript_imports(ws: Workspace):
     ctx = ws.context("cmd/main.go", _line(GO, "fmt.Println"))
-    assert ctx["language"] == "go" and ctx["span"]["symbol"] == "Run"
-    assert ctx["span"]["doc"] == "Run prints the stock."
-    assert ctx["imports"] == ['import ( "fmt" "example.com/shop/inventory" )', 'import "os"']
+    assert ctx.language == "go" and ctx.span.symbol == "Run"
+    assert ctx.span.doc == "Run prints the stock."
+    assert ctx.imports == ['import ( "fmt" "example.com/shop/inventory" )', 'import "os"']
 
     ctx = ws.context("web/load.ts", _line(TS, "return new Cart"))
-    assert ctx["language"] == "typescript" and ctx["span"]["symbol"] == "load"
+    assert ctx.language == "typescript" and ctx.span.symbol == "load"
     # a require inside a function is not a file import
-    assert ctx["imports"] == [
+    assert ctx.imports == [
         'import { Cart } from "./cart";',
         'import * as path from "path";',
         'const fs = require("fs");',
@@ -199,7 +208,7 @@ def test_go_and_typescript_imports(ws: Workspace):
 
 def test_unknown_language_has_no_imports(ws: Workspace):
     ctx = ws.context("notes.txt", 1)
-    assert ctx["imports"] == [] and ctx["span"] is None and ctx["language"] == "text"
+    assert ctx.imports == [] and ctx.span is None and ctx.language == "text"
 
 
 SAMPLES = {
@@ -229,25 +238,25 @@ def test_every_import_table_entry_fits_its_grammar(language: str):
 def test_span_context_lines_are_clamped_to_the_file(ws: Workspace):
     lines = CART.splitlines()
     cart = ws.span_at("shop/cart.py", _line(CART, "class Cart"))
-    plain = ws.span(cart["id"])
+    plain = ws.span(cart.id)
     assert (plain.text_start_line, plain.text_end_line) == (plain.start_line, plain.end_line)
 
-    wide = ws.span(cart["id"], context_lines=2)
+    wide = ws.span(cart.id, context_lines=2)
     assert wide.status == "current" and (wide.start_line, wide.end_line) == (plain.start_line, plain.end_line)
     assert (wide.text_start_line, wide.text_end_line) == (plain.start_line - 2, plain.end_line + 2)
     assert wide.text == "\n".join(lines[wide.text_start_line - 1 : wide.text_end_line])
 
     first = ws.span_at("shop/cart.py", 1)  # the module span: lines 1..N
-    whole = ws.span(first["id"], context_lines=50)
+    whole = ws.span(first.id, context_lines=50)
     assert (whole.text_start_line, whole.text_end_line) == (1, len(lines))
 
     price = ws.span_at("shop/cart.py", len(lines))  # the last function, to the end of the file
-    tail = ws.span(price["id"], context_lines=5)
+    tail = ws.span(price.id, context_lines=5)
     assert tail.text_end_line == len(lines) == tail.end_line
     assert tail.text_start_line == tail.start_line - 5
     assert tail.text == "\n".join(lines[tail.text_start_line - 1 :])
 
     (ws.root / "shop" / "cart.py").unlink()
-    gone = ws.span(cart["id"], context_lines=3)
+    gone = ws.span(cart.id, context_lines=3)
     assert gone.status == "missing" and gone.text == ""
     assert (gone.text_start_line, gone.text_end_line) == (gone.start_line, gone.end_line)

@@ -143,8 +143,8 @@ def _line(needle: str) -> int:
 
 def test_references_resolve_the_names_the_code_means(ws: Workspace):
     ctx = ws.context("web/_client.py", _line("response = self._send_single_request(request)"))
-    assert ctx["span"]["symbol"] == "Client._send_handling_redirects"
-    refs = {r["symbol"]: r["path"] for r in ctx["references"]}
+    assert ctx.span.symbol == "Client._send_handling_redirects"
+    refs = {r.symbol: r.path for r in ctx.references}
     # self.x: the method of this class (not AsyncClient's), else the one this file defines (the base class's)
     assert refs["Client._send_single_request"] == "web/_client.py"
     assert "AsyncClient._send_single_request" not in refs
@@ -162,10 +162,10 @@ def test_references_resolve_the_names_the_code_means(ws: Workspace):
 
 def test_an_import_written_twice_is_listed_once(ws: Workspace):
     ctx = ws.context("web/_client.py", _line("response = self._send_single_request(request)"))
-    assert ctx["imports"].count("import h2") == 1
+    assert ctx.imports.count("import h2") == 1
 
 
 def test_test_code_may_refer_to_test_helpers(ws: Workspace):
     ctx = ws.context("tests/test_redirects.py", 14)
-    assert ctx["span"]["symbol"] == "test_redirects"
-    assert [r["symbol"] for r in ctx["references"]] == ["redirects"]
+    assert ctx.span.symbol == "test_redirects"
+    assert [r.symbol for r in ctx.references] == ["redirects"]

@@ -39,8 +39,8 @@ def test_the_owner_brings_the_index_up_to_date_for_another_process(live: LiveInd
     assert done["pid"] == os.getpid()
     assert done["report"]["added"] == 1 and done["report"]["seen"] == done["index"]["files"]
     assert {"scan", "parse"} <= set(phases)
-    hits = live.ws.search("reconcile_ledger_totals", k=3)["results"]
-    assert hits and hits[0]["symbol"] == "reconcile_ledger_totals"
+    hits = live.ws.search("reconcile_ledger_totals", k=3).results
+    assert hits and hits[0].symbol == "reconcile_ledger_totals"
     live.stop()
     assert not path.exists()  # a clean exit removes the socket
 

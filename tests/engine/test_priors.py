@@ -94,38 +94,38 @@ def _workspace(tmp_path: Path, settings: str = "") -> Path:
 def _search(root: Path, query: str, *, embed: bool) -> list[dict]:
     with Workspace.open(root, writer=True, overrides={"embed": embed}) as ws:
         ws.index()
-        return ws.search(query)["results"]
+        return ws.search(query).results
 
 
 @pytest.mark.parametrize("embed", [False, True], ids=["lexical", "hybrid"])
 def test_an_exact_definition_in_a_doc_folder_comes_first_and_is_not_weak(tmp_path: Path, embed: bool):
     results = _search(_workspace(tmp_path), "GenManTree", embed=embed)
     first = results[0]
-    assert (first["path"], first["symbol"]) == ("doc/gen_man.go", "GenManTree")
-    assert first["score"] >= 0.5  # "strong" by the scale the MCP tools describe
+    assert (first.path, first.symbol) == ("doc/gen_man.go", "GenManTree")
+    assert first.score >= 0.5  # "strong" by the scale the MCP tools describe
 
 
 def test_an_exact_definition_in_a_test_file_keeps_its_rank(tmp_path: Path):
     results = _search(_workspace(tmp_path), "TestGenManTree", embed=False)
-    assert (results[0]["path"], results[0]["symbol"]) == ("doc/gen_man_test.go", "TestGenManTree")
-    assert results[0]["score"] >= 0.5
+    assert (results[0].path, results[0].symbol) == ("doc/gen_man_test.go", "TestGenManTree")
+    assert results[0].score >= 0.5
 
 
 def test_prose_in_docs_still_ranks_below_code_for_a_description(tmp_path: Path):
-    paths = [r["path"] for r in _search(_workspace(tmp_path), DESCRIPTION, embed=False)]
+    paths = [r.path for r in _search(_workspace(tmp_path), DESCRIPTION, embed=False)]
     assert paths[0] == "doc/gen_man.go"
     if "docs/man_pages.md" in paths:
         assert paths.index("docs/man_pages.md") > paths.index("doc/gen_man.go")
 
 
 def test_turning_the_priors_off_changes_the_order(tmp_path: Path):
-    on = [r["path"] for r in _search(_workspace(tmp_path / "on"), DESCRIPTION, embed=False)]
+    on = [r.path for r in _search(_workspace(tmp_path / "on"), DESCRIPTION, embed=False)]
     root = _workspace(tmp_path / "off", "[search]\npriors = false\n")
-    off = [r["path"] for r in _search(root, DESCRIPTION, embed=False)]
+    off = [r.path for r in _search(root, DESCRIPTION, embed=False)]
     assert off[0] == "docs/man_pages.md" and on[0] != off[0]
 
 
 def test_prior_values_come_from_the_settings_file(tmp_path: Path):
     root = _workspace(tmp_path, "[search.priors]\nprose = 1.0\n")
-    paths = [r["path"] for r in _search(root, DESCRIPTION, embed=False)]
+    paths = [r.path for r in _search(root, DESCRIPTION, embed=False)]
     assert paths[0] == "docs/man_pages.md"

@@ -42,10 +42,10 @@ def test_used_in_lists_code_uses_only_and_previews_the_line_of_the_use(billing: 
     with Workspace.open(billing, writer=True, overrides={"embed": False}) as ws:
         ws.index()
         answer = ws.related("billing/tax.py", 1, k=5)
-    uses = [r for r in answer["related"] if r["relation"] == "uses"]
-    assert [r["symbol"] for r in uses] == ["settle_cart"]  # explain_totals names it in a comment and a string only
-    assert uses[0]["preview"] == "return apply_vat(subtotal_of(cart))"  # not the comment above it
-    assert uses[0]["line"] == 10  # the file's line, past the nested function's lines
+    uses = [r for r in answer.related if r.relation == "uses"]
+    assert [r.span.symbol for r in uses] == ["settle_cart"]  # explain_totals names it in a comment and a string only
+    assert uses[0].preview == "return apply_vat(subtotal_of(cart))"  # not the comment above it
+    assert uses[0].line == 10  # the file's line, past the nested function's lines
 
 
 @pytest.mark.parametrize(

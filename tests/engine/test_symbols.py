@@ -56,9 +56,9 @@ def test_find_symbol_finds_a_name_with_two_letters_swapped(tmp_path: Path):
     with Workspace.open(tmp_path, writer=True, overrides={"embed": False}) as ws:
         ws.index()
         found = ws.symbols("DigestAuht", semantic=False)
-        assert (found[0]["symbol"], found[0]["match"]) == ("DigestAuth", "typo")
-        assert all(f["symbol"] != "BasicAuth" for f in found)
+        assert (found[0].span.symbol, found[0].match) == ("DigestAuth", "typo")
+        assert all(f.span.symbol != "BasicAuth" for f in found)
         # a typo ranks below every exact, prefix or substring match, above letters merely in order
-        assert [f["match"] for f in ws.symbols("DigestAuth", semantic=False)][:1] == ["exact"]
+        assert [f.match for f in ws.symbols("DigestAuth", semantic=False)][:1] == ["exact"]
         lower = ws.symbols("digestauht", semantic=False)
-        assert lower[0]["symbol"] == "DigestAuth"
+        assert lower[0].span.symbol == "DigestAuth"

@@ -1,11 +1,13 @@
 """The engine end to end through its facade: real files, real SQLite, the real model."""
 
+import dataclasses
 import threading
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from spyglass.engine.answers import SearchAnswer
 from spyglass.engine.errors import IndexCorrupt, IndexFromFuture, IndexMissing, OutsideWorkspace
 from spyglass.engine.migrations import SCHEMA_VERSION
 from spyglass.engine.search import DEFAULT_RANKING, Searcher, SearchFilters
@@ -15,8 +17,8 @@ from spyglass.engine.workspace import Workspace
 LEXICAL = {"embed": False}
 
 
-def _paths(result: dict) -> list[str]:
-    return [r["path"] for r in result["results"]]
+def _paths(result: SearchAnswer) -> list[str]:
+    return [r.path for r in result.results]
 
 
 def test_index_search_and_incremental_updates_with_the_model(polyglot: Path):
@@ -25,7 +27,7 @@ def test_index_search_and_incremental_updates_with_the_model(polyglot: Path):
         assert first.model_error is None
         assert first.added == first.seen >= 16 and first.parsed == first.seen
         fresh = ws.freshness()
-        assert fresh["embedded_fraction"] == 1.0 and fresh["pending_embeddings"] == 0
+        assert fresh.embedded_fraction == 1.0 and fresh.pending_embeddings == 0
         assert set(ws.store.languages()) >= {
             "python",
             "javascript",
@@ -44,10 +46,10 @@ def test_index_search_and_incremental_updates_with_the_model(polyglot: Path):
         }
 
         result = ws.search("add an item to the shopping cart and compute the total", k=5)
-        assert result["index"]["mode"] == "hybrid"
+        assert result.index.mode == "hybrid"
         assert "cart.js" in _paths(result)[:3]
-        hit = result["results"][0]
-        assert set(hit) == {
+        hit = result.results[0]
+        assert {f.name for f in dataclasses.fields(hit)} == {
             "id",
             "path",
             "start_line",
@@ -62,7 +64,7 @@ def test_index_search_and_incremental_updates_with_the_model(polyglot: Path):
             "why",
             "file_matches",
         }
-        assert 0 < hit["score"] <= 1 and hit["start_line"] <= hit["end_line"] and hit["file_matches"] >= 1
+        assert 0 < hit.score <= 1 and hit.start_line <= hit.end_line and hit.file_matches >= 1
 
         # nothing changed: no parsing, no embedding
         again = ws.index()
@@ -74,7 +76,7 @@ def test_index_search_and_incremental_updates_with_the_model(polyglot: Path):
         edited = ws.index()
         assert edited.changed_paths == ["inventory.py"] and edited.parsed == 1
         assert 1 <= edited.texts_embedded <= 2  # the new function, and the module skeleton that lists it
-        assert "restock_from_supplier" in [r["symbol"] for r in ws.search("restock_from_supplier")["results"]]
+        assert "restock_from_supplier" in [r.symbol for r in ws.search("restock_from_supplier").results]
 
         # a rename and a revert cost no embedding at all
         (polyglot / "server.go").rename(polyglot / "server_moved.go")
@@ -95,23 +97,23 @@ def test_filters_and_empty_results(polyglot: Path):
     with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:
         ws.index()
         only_go = ws.search("server handler", filters=SearchFilters(languages=["go"]))
-        assert only_go["results"] and all(r["language"] == "go" for r in only_go["results"])
+        assert only_go.results and all(r.language == "go" for r in only_go.results)
         only_classes = ws.search("cart", filters=SearchFilters(kinds=["class"]))
-        assert all(r["kind"] == "class" for r in only_classes["results"])
+        assert all(r.kind == "class" for r in only_classes.results)
         globbed = ws.search("cart", filters=SearchFilters(globs=["*.ts*"]))
-        assert all(r["path"].endswith((".ts", ".tsx")) for r in globbed["results"])
-        assert ws.search("zzqxy nonexistentword")["results"] == []
+        assert all(r.path.endswith((".ts", ".tsx")) for r in globbed.results)
+        assert ws.search("zzqxy nonexistentword").results == []
         lexical = ws.search("cart")
-        assert lexical["index"]["mode"] == "lexical" and lexical["index"]["note"]
+        assert lexical.index.mode == "lexical" and lexical.index.note
 
-        spans = ws.search("add item to cart", k=20)["results"]
-        files = ws.search("add item to cart", k=20, per_file=1)["results"]
-        assert len({r["path"] for r in files}) == len(files) > 1  # one result per file: a ranking of files
-        assert [r["path"] for r in files] == list(dict.fromkeys(r["path"] for r in spans))[: len(files)]
+        spans = ws.search("add item to cart", k=20).results
+        files = ws.search("add item to cart", k=20, per_file=1).results
+        assert len({r.path for r in files}) == len(files) > 1  # one result per file: a ranking of files
+        assert [r.path for r in files] == list(dict.fromkeys(r.path for r in spans))[: len(files)]
         by_path = {}
         for r in spans:
-            by_path[r["path"]] = by_path.get(r["path"], 0) + 1
-        assert all(r["file_matches"] >= by_path.get(r["path"], 1) for r in files)
+            by_path[r.path] = by_path.get(r.path, 0) + 1
+        assert all(r.file_matches >= by_path.get(r.path, 1) for r in files)
 
 
 def test_odd_files_are_indexed_or_skipped_never_fatal(tmp_path: Path):
@@ -135,11 +137,11 @@ def test_odd_files_are_indexed_or_skipped_never_fatal(tmp_path: Path):
         assert report.skipped["secret"] == 1 and report.skipped["symlink loop"] == 1
         assert report.skipped["symlink outside root"] == 1
         assert report.syntax_errors >= 1
-        assert "Fine" in [r["symbol"] for r in ws.search("Fine")["results"]]
-        b = [r for r in ws.search("function b", k=20)["results"] if r["symbol"] == "b"]
-        assert b and b[0]["start_line"] == 4  # lone CR counts as a line break, like editors do
+        assert "Fine" in [r.symbol for r in ws.search("Fine").results]
+        b = [r for r in ws.search("function b", k=20).results if r.symbol == "b"]
+        assert b and b[0].start_line == 4  # lone CR counts as a line break, like editors do
         status = ws.status()
-        assert status["skipped"]["binary"] == 1 and status["skipped_total"] >= 5
+        assert status.skipped["binary"] == 1 and status.skipped_total >= 5
 
 
 def test_file_deleted_mid_run_is_not_fatal(tmp_path: Path):
@@ -169,35 +171,35 @@ def test_cancelled_run_leaves_a_valid_index_that_the_next_run_completes(polyglot
 
     with Workspace.open(polyglot, writer=True, overrides={"batch_size": 4}) as ws:
         first = ws.index(progress=progress, cancel=cancel)
-        assert first.cancelled and 0 < ws.freshness()["embedded_fraction"] < 1
-        assert ws.search("cart total")["results"]  # searchable meanwhile
+        assert first.cancelled and 0 < ws.freshness().embedded_fraction < 1
+        assert ws.search("cart total").results  # searchable meanwhile
         second = ws.index()
         assert second.parsed == 0 and second.texts_embedded > 0
-        assert ws.freshness()["embedded_fraction"] == 1.0
+        assert ws.freshness().embedded_fraction == 1.0
 
 
 def test_span_lookup_current_moved_stale_missing(polyglot: Path):
     with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:
         ws.index()
-        hit = next(r for r in ws.search("in_stock", k=20)["results"] if r["symbol"] == "Item.in_stock")
-        found = ws.span(hit["id"])
-        assert found.status == "current" and found.current_id == hit["id"]
-        lines = (polyglot / hit["path"]).read_text().splitlines()
-        assert found.text == "\n".join(lines[hit["start_line"] - 1 : hit["end_line"]])
+        hit = next(r for r in ws.search("in_stock", k=20).results if r.symbol == "Item.in_stock")
+        found = ws.span(hit.id)
+        assert found.status == "current" and found.current_id == hit.id
+        lines = (polyglot / hit.path).read_text().splitlines()
+        assert found.text == "\n".join(lines[hit.start_line - 1 : hit.end_line])
 
-        path = polyglot / hit["path"]
+        path = polyglot / hit.path
         path.write_text("# a new first line\n\n" + path.read_text())
-        moved = ws.span(hit["id"])
-        assert moved.status == "moved" and moved.start_line == hit["start_line"] + 2
+        moved = ws.span(hit.id)
+        assert moved.status == "moved" and moved.start_line == hit.start_line + 2
         assert moved.text == found.text
 
-        method = hit["symbol"].split(".")[-1]
+        method = hit.symbol.split(".")[-1]
         path.write_text(path.read_text().replace(f"def {method}(", f"def {method}(extra_arg, "))
-        stale = ws.span(hit["id"])
+        stale = ws.span(hit.id)
         assert stale.status == "stale" and "extra_arg" in stale.text
 
         path.unlink()
-        assert ws.span(hit["id"]).status == "missing"
+        assert ws.span(hit.id).status == "missing"
         with pytest.raises(ValueError):
             ws.span("not-an-id")
         with pytest.raises(OutsideWorkspace):
@@ -209,9 +211,9 @@ def test_unsaved_buffer_is_searchable_and_served_by_span(polyglot: Path):
         ws.index()
         text = (polyglot / "inventory.py").read_text() + "\n\ndef unsaved_buffer_helper():\n    return 42\n"
         ws.update_file("inventory.py", text=text)
-        hit = ws.search("unsaved_buffer_helper")["results"][0]
-        assert hit["symbol"] == "unsaved_buffer_helper"
-        assert ws.span(hit["id"]).status == "current"  # served from the buffer, not the disk
+        hit = ws.search("unsaved_buffer_helper").results[0]
+        assert hit.symbol == "unsaved_buffer_helper"
+        assert ws.span(hit.id).status == "current"  # served from the buffer, not the disk
         with pytest.raises(OutsideWorkspace):
             ws.update_file(polyglot.parent / "elsewhere.py", text="x = 1")
 
@@ -221,8 +223,8 @@ def test_model_that_cannot_load_leaves_a_working_lexical_index(polyglot: Path):
         report = ws.index()
         assert report.model_error and "/no/such/model" in report.model_error
         result = ws.search("cart total")
-        assert result["results"] and result["index"]["mode"] == "lexical"
-        assert "/no/such/model" in result["index"]["note"]
+        assert result.results and result.index.mode == "lexical"
+        assert "/no/such/model" in result.index.note
 
 
 def test_changing_the_model_re_embeds_with_a_message(polyglot: Path):
@@ -233,7 +235,7 @@ def test_changing_the_model_re_embeds_with_a_message(polyglot: Path):
     with Workspace.open(polyglot, writer=True, overrides={"model": str(bundled_model_dir())}) as ws:
         report = ws.index()
         assert report.model_reset and "re-embedding" in report.model_reset
-        assert report.texts_embedded > 0 and ws.freshness()["embedded_fraction"] == 1.0
+        assert report.texts_embedded > 0 and ws.freshness().embedded_fraction == 1.0
 
 
 def test_missing_future_and_corrupt_indexes(polyglot: Path):
@@ -268,7 +270,7 @@ def test_index_folder_ignores_itself_and_db_can_live_elsewhere(polyglot: Path, t
     with Workspace.open(polyglot, db=artifact, writer=True, overrides=LEXICAL) as ws:
         assert ws.index().parsed >= 16
     with Workspace.open(polyglot, db=artifact) as ws:
-        assert ws.search("cart")["results"]
+        assert ws.search("cart").results
 
 
 def test_code_ranks_above_docs_and_tests_that_share_its_words(tmp_path: Path):
@@ -307,15 +309,15 @@ def test_files_named_in_a_traceback_are_found_by_their_path_suffix(tmp_path: Pat
     )
     with Workspace.open(root, writer=True, overrides=LEXICAL) as ws:
         ws.index()
-        results = ws.search(trace, k=10, cut=False)["results"]
+        results = ws.search(trace, k=10, cut=False).results
     first = {}
     for r in results:
-        first.setdefault(r["path"], r)
+        first.setdefault(r.path, r)
     ranked = list(first)
     assert ranked[:2] == ["src/shop/pricing.py", "src/shop/cart.py"]  # innermost frame first
-    assert first["src/shop/pricing.py"]["why"]["signals"]["path"] == 1.0
-    assert first["src/shop/cart.py"]["why"]["signals"]["path"] == 0.5
-    assert "path" not in first.get("vendor/other/pricing.py", {"why": {"signals": {}}})["why"]["signals"]
+    assert first["src/shop/pricing.py"].why.signals["path"] == 1.0
+    assert first["src/shop/cart.py"].why.signals["path"] == 0.5
+    assert "vendor/other/pricing.py" not in first or "path" not in first["vendor/other/pricing.py"].why.signals
 
 
 def test_a_long_query_is_focused_by_its_first_line(tmp_path: Path):
@@ -333,13 +335,13 @@ def test_a_long_query_is_focused_by_its_first_line(tmp_path: Path):
     )
     with Workspace.open(root, writer=True, overrides=LEXICAL) as ws:
         ws.index()
-        long_hits = ws.search(issue, k=5, cut=False)["results"]
-        short_hits = ws.search("invoice pdf export", k=5, cut=False)["results"]
-    export = next(h for h in long_hits if h["path"] == "src/export.py")
-    assert export["why"]["signals"]["title"] == 1.0  # a long query: its first line is searched on its own
-    assert "title" not in next(h for h in long_hits if h["path"] == "src/server.py")["why"]["signals"]
-    assert short_hits[0]["path"] == "src/export.py"
-    assert all("title" not in h["why"]["signals"] for h in short_hits)  # a short query has no separate title
+        long_hits = ws.search(issue, k=5, cut=False).results
+        short_hits = ws.search("invoice pdf export", k=5, cut=False).results
+    export = next(h for h in long_hits if h.path == "src/export.py")
+    assert export.why.signals["title"] == 1.0  # a long query: its first line is searched on its own
+    assert "title" not in next(h for h in long_hits if h.path == "src/server.py").why.signals
+    assert short_hits[0].path == "src/export.py"
+    assert all("title" not in h.why.signals for h in short_hits)  # a short query has no separate title
 
 
 def test_changing_a_span_setting_re_parses_every_file_once(polyglot: Path):
@@ -369,8 +371,8 @@ def test_a_file_with_several_spans_near_the_query_gets_a_stronger_file_vector_si
     for memory in (True, False):  # the server's in-memory vectors and the CLI's sqlite-vec scan agree
         with Workspace.open(root, writer=True, memory_vectors=memory) as ws:
             ws.index()
-            hits = ws.search("refund a card payment", k=10, cut=False)["results"]
-        signals[memory] = {h["symbol"]: h["why"]["signals"] for h in hits}
+            hits = ws.search("refund a card payment", k=10, cut=False).results
+        signals[memory] = {h.symbol: h.why.signals for h in hits}
     assert signals[True] == signals[False]
     got = signals[True]
     assert got["refund_card"]["file_vector"] > got["refund_note"]["file_vector"] > 0
@@ -388,7 +390,7 @@ def test_a_candidate_found_by_another_retriever_gets_its_bm25_from_beyond_the_po
             # only the best BM25 hit joins the candidates
             config = replace(DEFAULT_RANKING, candidates=1, lexical_depth=depth)
             hits = Searcher(ws.store, None, config=config).search("invoice total", k=10, cut=False).hits
-            found[depth] = {h.kind: h.why["signals"] for h in hits}
+            found[depth] = {h.kind: h.why.signals for h in hits}
     # the module span joins as the best whole file's head; its own BM25 is read only from the deeper hits
     assert "lexical" not in found[0]["module"] and found[0]["module"]["file"] == 1.0
     assert 0 < found[1000]["module"]["lexical"] < found[1000]["function"]["lexical"] == 1.0

@@ -44,10 +44,10 @@ def test_index_search_edit_reindex_a_real_project(requests_src: Path):
         first = ws.index()
         assert first.model_error is None and first.seen > 30
         fresh = ws.freshness()
-        assert fresh["spans"] > 500 and fresh["embedded_fraction"] == 1.0
+        assert fresh.spans > 500 and fresh.embedded_fraction == 1.0
 
         def top_paths(query: str, k: int = 5) -> list[str]:
-            return [r["path"] for r in ws.search(query, k=k)["results"]]
+            return [r.path for r in ws.search(query, k=k).results]
 
         assert "src/requests/sessions.py" in top_paths("resolve redirects and rebuild the authorization header")
         assert "src/requests/cookies.py" in top_paths("RequestsCookieJar")

@@ -11,8 +11,7 @@ import pytest
 import pytest_lsp
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from .test_robustness import folder_state, start
-from .test_server import FIXTURE, wait_until
+from .helpers import FIXTURE, folder_state, start, wait_until
 
 pytestmark = pytest.mark.slow
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from ..engine.settings import Settings
+from ..engine import Settings
 from ..evaluation.corpus import MaterialiseError, find_git_dir, is_path
 from ..evaluation.dataset import EvalQuery, ids_in, load_any, save_queries
 from ..evaluation.history import from_history

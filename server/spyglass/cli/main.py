@@ -15,22 +15,26 @@ import re
 import signal
 import sys
 import threading
-from dataclasses import asdict
 from pathlib import Path
 
-from ..engine import access, owner
-from ..engine.errors import (
+from ..engine import (
+    KINDS,
+    Freshness,
     IndexLocked,
     IndexMissing,
+    IndexReport,
     IndexUnusable,
     OutsideWorkspace,
+    OwnerUnavailable,
+    SearchFilters,
     SpyglassError,
     UnknownValue,
+    Workspace,
+    access_denied_message,
+    find_root,
+    index_through_owner,
+    is_access_denied,
 )
-from ..engine.indexer import IndexReport
-from ..engine.search import SearchFilters
-from ..engine.spans import KINDS
-from ..engine.workspace import Workspace, find_root
 from . import evaluate, mcpconfig, progress, render
 from .errors import UsageError
 
@@ -165,7 +169,7 @@ def _index_here(args: argparse.Namespace, ws: Workspace) -> int:
     return _index_result(args, ws.root, report, status)
 
 
-def _index_result(args: argparse.Namespace, root: Path, report: IndexReport, status: dict, **extra) -> int:
+def _index_result(args: argparse.Namespace, root: Path, report: IndexReport, status: Freshness, **extra) -> int:
     if args.json:
         render.emit_json({"root": str(root), "report": report.summary(), "index": status, **extra})
     else:
@@ -196,8 +200,8 @@ def _ask_owner(args: argparse.Namespace, ws: Workspace, holder: dict) -> int | N
 
     try:
         with progress.progress(render.err, enabled=not (args.quiet or args.json)) as update:
-            done = owner.update_index(ws.db_path.parent, update, on_connected=connected)
-    except owner.OwnerUnavailable as e:
+            done = index_through_owner(ws.db_path.parent, update, on_connected=connected)
+    except OwnerUnavailable as e:
         if not e.listening:
             return None  # no socket, or one left by a server that died
         raise IndexLocked(
@@ -210,7 +214,7 @@ def _ask_owner(args: argparse.Namespace, ws: Workspace, holder: dict) -> int | N
         render.note("stopped waiting; the process that owns the index goes on updating it")
         return 130
     report = IndexReport.from_summary(done["report"])
-    return _index_result(args, ws.root, report, done["index"], updated_by={"pid": done["pid"]})
+    return _index_result(args, ws.root, report, Freshness(**done["index"]), updated_by={"pid": done["pid"]})
 
 
 def cmd_search(args: argparse.Namespace) -> int:
@@ -245,7 +249,7 @@ def cmd_span(args: argparse.Namespace) -> int:
         except ValueError as e:
             raise UsageError(str(e)) from e
     if args.json:
-        render.emit_json(asdict(found))
+        render.emit_json(found)
     else:
         render.span(found)
     return EXIT_OK
@@ -311,9 +315,9 @@ def main(argv: list[str] | None = None) -> int:
         render.error(str(e))
         return EXIT_ERROR
     except OSError as e:
-        if not access.is_denied(e):
+        if not is_access_denied(e):
             raise
-        render.error(access.denied_message(e))
+        render.error(access_denied_message(e))
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130

@@ -25,12 +25,12 @@ from rich.progress import (
 )
 from rich.text import Text
 
-ProgressFn = Callable[[str, int, int], None]
+from ..engine import Phase, ProgressFn
 
 INTERVAL_ENV = "SPYGLASS_PROGRESS_INTERVAL"
 DEFAULT_INTERVAL = 5.0
 # phase -> (label, unit counted)
-PHASES = {
+PHASE_LABELS: dict[Phase, tuple[str, str]] = {
     "scan": ("Scanning files", "files"),
     "parse": ("Parsing", "files"),
     "model": ("Loading model", ""),
@@ -98,12 +98,12 @@ def _bars(console: Console, get_time: Callable[[], float]) -> Iterator[ProgressF
         transient=False,
         get_time=get_time,
     )
-    tasks: dict[str, TaskID] = {}
+    tasks: dict[Phase, TaskID] = {}
 
-    def update(phase: str, done: int, total: int) -> None:
+    def update(phase: Phase, done: int, total: int) -> None:
         if phase == "embed" and "model" in tasks:
             bars.update(tasks["model"], completed=1, total=1)
-        label, unit = PHASES.get(phase, (phase, ""))
+        label, unit = PHASE_LABELS.get(phase, (phase, ""))
         if phase not in tasks:
             tasks[phase] = bars.add_task(label, total=total or None, unit=unit)
         bars.update(tasks[phase], completed=done, total=total or None)
@@ -120,12 +120,12 @@ class _Lines:
         self.console = console
         self.interval = interval
         self.get_time = get_time
-        self.phase: str | None = None
+        self.phase: Phase | None = None
         self.started = self.last = self.previous = get_time()
 
-    def __call__(self, phase: str, done: int, total: int) -> None:
+    def __call__(self, phase: Phase, done: int, total: int) -> None:
         now = self.get_time()
-        label, unit = PHASES.get(phase, (phase, ""))
+        label, unit = PHASE_LABELS.get(phase, (phase, ""))
         if phase != self.phase:
             # a phase first heard of part-way (after its first batch) began when the one before it ended
             self.phase, self.started = phase, now if done == 0 else self.previous

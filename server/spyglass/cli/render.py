@@ -7,17 +7,35 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import fields, is_dataclass
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+
+from ..engine import OMIT_NONE, Freshness, IndexReport, SearchAnswer, SpanLookup, Status, Why
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)  # a terminal wraps; a log must not split a command
 
 
+def as_json(value: Any) -> Any:
+    """An engine answer (or a dict or list holding answers) as plain JSON data: a dataclass becomes a dict
+    of its fields in their order, without those marked ``OMITTED_WHEN_NONE`` that are None."""
+    if is_dataclass(value) and not isinstance(value, type):
+        pairs = ((f, getattr(value, f.name)) for f in fields(value))
+        return {f.name: as_json(v) for f, v in pairs if v is not None or not f.metadata.get(OMIT_NONE)}
+    if isinstance(value, dict):
+        return {k: as_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [as_json(v) for v in value]
+    return value
+
+
 def emit_json(data: object) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    """``data`` (see :func:`as_json`) as JSON on stdout: what every ``--json`` command prints."""
+    sys.stdout.write(json.dumps(as_json(data), ensure_ascii=False, indent=2) + "\n")
     sys.stdout.flush()
 
 
@@ -41,7 +59,7 @@ def note(message: str) -> None:
     err.print(f"[yellow]note:[/] {escape(message)}")
 
 
-def index_summary(root: Path, report, status: dict) -> None:
+def index_summary(root: Path, report: IndexReport, status: Freshness) -> None:
     s = report.seconds
     out.print(f"[bold]Indexed[/] {escape(str(root))} in {s.get('total', 0):.1f}s")
     out.print(
@@ -57,8 +75,8 @@ def index_summary(root: Path, report, status: dict) -> None:
         out.print(f"  skipped: {sum(report.skipped.values())} ({detail})")
     if report.syntax_errors:
         out.print(f"  {have(report.syntax_errors, 'file')} syntax errors (indexed anyway)")
-    pct = 100 * status["embedded_fraction"]
-    out.print(f"  index: {status['files']} files, {status['spans']} spans, {pct:.1f}% embedded")
+    pct = 100 * status.embedded_fraction
+    out.print(f"  index: {status.files} files, {status.spans} spans, {pct:.1f}% embedded")
     if report.model_reset:
         err.print(f"[yellow]note:[/] {escape(report.model_reset)}")
     if report.model_error:
@@ -80,38 +98,37 @@ SIGNAL_NAMES = {
 }
 
 
-def search_results(result: dict) -> None:
-    hits = result["results"]
-    index = result["index"]
-    if not hits:
-        out.print(f"No confident results for {escape(result['query'])!r}.")
-    for i, h in enumerate(hits, 1):
-        symbol = h["symbol"] or Path(h["path"]).name
+def search_results(result: SearchAnswer) -> None:
+    index = result.index
+    if not result.results:
+        out.print(f"No confident results for {escape(result.query)!r}.")
+    for i, h in enumerate(result.results, 1):
+        symbol = h.symbol or Path(h.path).name
         out.print(
-            f"[bold]{i}. {escape(symbol)}[/] [dim]{h['kind']}[/]  "
-            f"[cyan]{escape(h['path'])}:{h['match_line']['number']}[/]  score {h['score']:.2f}"
-            + (f"  [dim]+{h['file_matches'] - 1} more in this file[/]" if h.get("file_matches", 1) > 1 else "")
+            f"[bold]{i}. {escape(symbol)}[/] [dim]{h.kind}[/]  "
+            f"[cyan]{escape(h.path)}:{h.match_line.number}[/]  score {h.score:.2f}"
+            + (f"  [dim]+{h.file_matches - 1} more in this file[/]" if h.file_matches > 1 else "")
         )
-        if why := _why(h["why"]):
+        if why := _why(h.why):
             out.print(f"   [dim]{escape(why)}[/]")
-        _numbered(h["snippet"], h["snippet_start_line"], h["match_line"]["number"])
-        out.print(f"   [dim]id {escape(h['id'])}[/]")
-    if result.get("truncated"):
+        _numbered(h.snippet, h.snippet_start_line, h.match_line.number)
+        out.print(f"   [dim]id {escape(h.id)}[/]")
+    if result.truncated:
         out.print("[dim]… more results were left out to honour --max-tokens[/]")
-    note = f" ({index['note']})" if index.get("note") else ""
+    note = f" ({index.note})" if index.note else ""
     out.print(
-        f"[dim]{index['mode']} search over {index['spans']} spans, "
-        f"{100 * index['embedded_fraction']:.0f}% embedded{escape(note)}[/]"
+        f"[dim]{index.mode} search over {index.spans} spans, "
+        f"{100 * index.embedded_fraction:.0f}% embedded{escape(note)}[/]"
     )
 
 
-def _why(why: dict) -> str:
+def _why(why: Why) -> str:
     """``matched: name, full text · terms: cart, total`` (either part left out when empty)."""
     parts = []
-    if why.get("matched"):
-        parts.append("matched: " + ", ".join(SIGNAL_NAMES.get(name, name) for name in why["matched"]))
-    if why.get("terms"):
-        parts.append("terms: " + ", ".join(why["terms"]))
+    if why.matched:
+        parts.append("matched: " + ", ".join(SIGNAL_NAMES.get(name, name) for name in why.matched))
+    if why.terms:
+        parts.append("terms: " + ", ".join(why.terms))
     return " · ".join(parts)
 
 
@@ -127,7 +144,7 @@ def _numbered(snippet: str, start: int, match: int) -> None:
         out.print(f"   {mark} [dim]{n:>{width}} │[/] {escape(line)}")
 
 
-def span(found) -> None:
+def span(found: SpanLookup) -> None:
     colour = {"current": "green", "moved": "yellow", "stale": "red", "missing": "red"}[found.status]
     out.print(f"[{colour}]{found.status}[/]: {escape(found.message)}")
     if found.text:
@@ -155,43 +172,41 @@ def _listed(rows: list[str], total: int) -> None:
         out.print(f"    [dim]… and {total - len(rows)} more[/]")
 
 
-def status(info: dict, verbose: bool = False) -> None:
+def status(info: Status, verbose: bool = False) -> None:
+    out.print(f"[bold]{escape(info.root)}[/]  index {escape(info.index_path)} ({info.index_bytes / 1e6:.1f} MB)")
     out.print(
-        f"[bold]{escape(info['root'])}[/]  index {escape(info['index_path'])} ({info['index_bytes'] / 1e6:.1f} MB)"
+        f"  files {info.files}, spans {info.spans}, embedded {100 * info.embedded_fraction:.1f}% "
+        f"({info.pending_embeddings} pending)"
     )
-    out.print(
-        f"  files {info['files']}, spans {info['spans']}, embedded {100 * info['embedded_fraction']:.1f}% "
-        f"({info['pending_embeddings']} pending)"
-    )
-    langs = ", ".join(f"{k} {v}" for k, v in list(info["languages"].items())[:10])
+    langs = ", ".join(f"{k} {v}" for k, v in list(info.languages.items())[:10])
     out.print(f"  languages: {escape(langs) or '-'}")
-    named = info["skipped_total"] or info["files_with_syntax_errors"]
-    if info["skipped_total"]:
-        detail = ", ".join(f"{k} {v}" for k, v in info["skipped"].items())
-        out.print(f"  skipped: {info['skipped_total']} ({escape(detail)})")
+    named = info.skipped_total or info.files_with_syntax_errors
+    if info.skipped_total:
+        detail = ", ".join(f"{k} {v}" for k, v in info.skipped.items())
+        out.print(f"  skipped: {info.skipped_total} ({escape(detail)})")
         if verbose:
-            _listed([f"{f['path']}  ({f['reason']})" for f in info["skipped_files"]], info["skipped_total"])
-    if info["files_with_syntax_errors"]:
-        out.print(f"  {have(info['files_with_syntax_errors'], 'file')} syntax errors (indexed anyway)")
+            _listed([f"{f.path}  ({f.reason})" for f in info.skipped_files], info.skipped_total)
+    if info.files_with_syntax_errors:
+        out.print(f"  {have(info.files_with_syntax_errors, 'file')} syntax errors (indexed anyway)")
         if verbose:
-            _listed(info["syntax_error_files"], info["files_with_syntax_errors"])
+            _listed(info.syntax_error_files, info.files_with_syntax_errors)
     if named and not verbose:
         out.print("  [dim](`spyglass status --verbose` names them)[/]")
     out.print(
-        f"  model: {escape(str(info['model']))}"
+        f"  model: {escape(str(info.model))}"
         + (
-            f" (configured: {escape(str(info['configured_model']))})"
-            if info["configured_model"] and info["configured_model"] != info["model"]
+            f" (configured: {escape(str(info.configured_model))})"
+            if info.configured_model and info.configured_model != info.model
             else ""
         )
     )
-    last = info["last_update"] or "never"
-    out.print(f"  last update: {last}" + (f", git HEAD {info['git_head'][:12]}" if info.get("git_head") else ""))
-    changed = info.get("changed_since_update")
-    if changed and any(changed.values()):
+    last = info.last_update or "never"
+    out.print(f"  last update: {last}" + (f", git HEAD {info.git_head[:12]}" if info.git_head else ""))
+    changed = info.changed_since_update
+    if changed.new or changed.modified or changed.deleted:
         out.print(
-            f"  [yellow]changed on disk since:[/] {changed['new']} new, {changed['modified']} modified, "
-            f"{changed['deleted']} deleted (run `spyglass index`)"
+            f"  [yellow]changed on disk since:[/] {changed.new} new, {changed.modified} modified, "
+            f"{changed.deleted} deleted (run `spyglass index`)"
         )
-    if info.get("writer"):
-        out.print(f"  writer: pid {info['writer'].get('pid')} ({escape(str(info['writer'].get('command')))})")
+    if info.writer:
+        out.print(f"  writer: pid {info.writer.get('pid')} ({escape(str(info.writer.get('command')))})")

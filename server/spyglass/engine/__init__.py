@@ -1,5 +1,124 @@
 """The engine: discovery, parsing, embedding, the store, indexing and search, behind one facade.
 
-Nothing in this package imports an editor or agent protocol; the front ends use
-``spyglass.engine.workspace.Workspace`` and nothing else.
+Nothing in this package imports an editor or agent protocol. This module is its public surface: the
+front ends (``spyglass.cli``, ``spyglass.lsp``, ``spyglass.mcp``) import from here and nowhere deeper
+(tests/test_floors.py checks it), so what they may rely on is the list below.
 """
+
+from .access import denied_message as access_denied_message
+from .access import is_denied as is_access_denied
+from .answers import (
+    OMIT_NONE,
+    DiskChanges,
+    FolderState,
+    Freshness,
+    LineContext,
+    LiveStatus,
+    MatchKind,
+    MatchLine,
+    PendingWork,
+    Related,
+    RelatedItem,
+    Relation,
+    Role,
+    SearchAnswer,
+    SearchedIndex,
+    SearchHit,
+    SearchMode,
+    SkippedFile,
+    SpanLookup,
+    SpanStatus,
+    SpanSummary,
+    Status,
+    SymbolMatch,
+    Why,
+)
+from .buffers import TextChange
+from .errors import (
+    IndexAccessDenied,
+    IndexCorrupt,
+    IndexFromFuture,
+    IndexLocked,
+    IndexMissing,
+    IndexUnusable,
+    ModelLoadError,
+    OutsideWorkspace,
+    SpyglassError,
+    UnknownValue,
+    WorkspaceUnreadable,
+)
+from .gitinfo import head as git_head
+from .indexer import CHANGE_COUNTS, PHASES, IndexReport, Phase, ProgressFn
+from .live import FOLLOWING, LiveIndex
+from .owner import OwnerUnavailable
+from .owner import update_index as index_through_owner
+from .redact import redact
+from .search import CHARS_PER_TOKEN, SearchFilters, checked_kinds, checked_languages
+from .settings import DEFAULT_MODEL, Settings
+from .spans import KINDS, Kind, parse_span_id
+from .stopping import StopOnSignals
+from .workspace import Workspace, find_root
+
+__all__ = [
+    "CHANGE_COUNTS",
+    "CHARS_PER_TOKEN",
+    "DEFAULT_MODEL",
+    "FOLLOWING",
+    "KINDS",
+    "OMIT_NONE",
+    "PHASES",
+    "DiskChanges",
+    "FolderState",
+    "Freshness",
+    "IndexAccessDenied",
+    "IndexCorrupt",
+    "IndexFromFuture",
+    "IndexLocked",
+    "IndexMissing",
+    "IndexReport",
+    "IndexUnusable",
+    "Kind",
+    "LineContext",
+    "LiveIndex",
+    "LiveStatus",
+    "MatchKind",
+    "MatchLine",
+    "ModelLoadError",
+    "OutsideWorkspace",
+    "OwnerUnavailable",
+    "PendingWork",
+    "Phase",
+    "ProgressFn",
+    "Related",
+    "RelatedItem",
+    "Relation",
+    "Role",
+    "SearchAnswer",
+    "SearchFilters",
+    "SearchHit",
+    "SearchMode",
+    "SearchedIndex",
+    "Settings",
+    "SkippedFile",
+    "SpanLookup",
+    "SpanStatus",
+    "SpanSummary",
+    "SpyglassError",
+    "Status",
+    "StopOnSignals",
+    "SymbolMatch",
+    "TextChange",
+    "UnknownValue",
+    "Why",
+    "Workspace",
+    "WorkspaceUnreadable",
+    "access_denied_message",
+    "checked_kinds",
+    "checked_languages",
+    "find_root",
+    "git_head",
+    "index_through_owner",
+    "is_access_denied",
+    "parse_span_id",
+    "redact",
+]

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, get_args
 
 from .discovery import FileEntry, check_path, discover, looks_binary
 from .embedding import Embedder
@@ -30,8 +30,13 @@ from .textnorm import path_words, subword_terms
 
 log = logging.getLogger(__name__)
 
-ProgressFn = Callable[[str, int, int], None]
-"""``progress(phase, done, total)``; phase is "scan", "parse", "model" (loading it) or "embed"."""
+Phase = Literal["scan", "parse", "model", "embed"]
+"""What indexing is doing when it reports progress: walking the tree, parsing files, loading the model (no
+count) or embedding texts. Each front end words them its own way, in a table keyed by this type."""
+PHASES: tuple[Phase, ...] = get_args(Phase)
+
+ProgressFn = Callable[[Phase, int, int], None]
+"""``progress(phase, done, total)``."""
 
 
 class Cancel(Protocol):
@@ -44,6 +49,10 @@ FILES_PER_TRANSACTION = 64
 BATCHES_PER_WRITE = 8  # vectors are written after this many model batches
 CACHE_KEEP_UNUSED = 50_000
 SKIPPED_PATHS_KEPT = 2000  # paths skipped by discovery's rules kept for status (the counts are all kept)
+
+
+CHANGE_COUNTS = ("added", "changed", "unchanged", "deleted", "parsed", "spans_written", "vectors_reused")
+"""The counts of an ``IndexReport`` that say what an update changed (a file at a time, they add up)."""
 
 
 @dataclass

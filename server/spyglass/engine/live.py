@@ -21,13 +21,14 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import owner
+from .answers import FolderState, LiveStatus, PendingWork, Role
 from .buffers import Buffer, TextChange
 from .errors import IndexLocked, OutsideWorkspace, SpyglassError
-from .indexer import IndexReport, ProgressFn
+from .indexer import CHANGE_COUNTS, IndexReport, Phase, ProgressFn
 from .workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -39,9 +40,12 @@ EMBED_TEXTS_PER_STEP = 16  # texts embedded between checks for other work (a que
 FOLLOWER_RETRY_SECONDS = 3.0
 MODEL_THREAD = "spyglass-model"
 UPDATE_POLL_SECONDS = 0.25  # how often an update asked for by another process checks that we are not stopping
+STOPPED = "the index was closed before it was brought up to date"
+# what a re-index request gets from a follower, which writes nothing (the owner re-indexes changes)
+FOLLOWING = "another Spyglass process owns this index and re-indexes changes itself; nothing to do"
 RESYNC_NAMES = frozenset({".gitignore", ".spyglassignore", ".ignore", ".spyglass.toml", "pyproject.toml"})
 
-StatusFn = Callable[[dict], None]
+StatusFn = Callable[[LiveStatus], None]
 
 
 @dataclass
@@ -102,8 +106,8 @@ class LiveIndex:
         self._stop = threading.Event()
         self._open: dict[str, Buffer] = {}  # open editor buffers by path (guarded by _cond)
         self._threads: list[threading.Thread] = []
-        self.state = "starting"  # starting, indexing, embedding, idle, following, error
-        self.role = "unknown"  # owner or follower
+        self.state: FolderState = "starting"
+        self.role: Role = "unknown"
         self.error: str | None = None
         self.last_report: IndexReport | None = None
         self.last_change: float | None = None
@@ -143,6 +147,7 @@ class LiveIndex:
         for t in self._threads:
             if t.name != MODEL_THREAD:
                 t.join(timeout)
+        self._answer_waiters(SpyglassError(STOPPED))
         if self._owner is not None:
             self._owner.close()  # before the lock goes: the next owner's socket must not be removed
             self._owner = None
@@ -201,7 +206,9 @@ class LiveIndex:
         if paths:
             self.files_changed(list(paths))
         with self._cond:
-            if paths and self._work.files:
+            if self._stop.is_set():
+                fut.set_exception(SpyglassError(STOPPED))
+            elif paths and self._work.files:
                 self._work.file_waiters.append(fut)
             elif paths:  # nothing inside the workspace
                 fut.set_result({"changed_paths": [], "deleted_paths": []})
@@ -231,7 +238,7 @@ class LiveIndex:
             report[key] = report.get(key, 0) + n - before[key]
         report["model_error"] = report.get("model_error") or self.model_error
         report["seconds"] = {**report.get("seconds", {}), "total": round(time.perf_counter() - started, 3)}
-        return {"report": report, "index": self.ws.freshness()}
+        return {"report": report, "index": asdict(self.ws.freshness())}
 
     def _until_done(self, fut: Future) -> dict:
         while True:
@@ -240,6 +247,9 @@ class LiveIndex:
                 return fut.result(UPDATE_POLL_SECONDS)
             except FutureTimeout:
                 continue
+            except SpyglassError:
+                self._check_running()  # stopping: say so in the words the other process expects
+                raise
 
     def _check_running(self) -> None:
         if self._stop.is_set():
@@ -256,16 +266,12 @@ class LiveIndex:
             time.sleep(0.02)
         return False
 
-    def status(self) -> dict:
+    def status(self) -> LiveStatus:
         """What the index covers and what is still to do: for status bars and ``index_status``."""
         with self._cond:
-            pending = {
-                "buffers": len(self._work.buffers),
-                "files": len(self._work.files),
-                "full_sync": self._work.full_sync,
-            }
-        info = self.ws.freshness()
-        info.update(
+            pending = PendingWork(len(self._work.buffers), len(self._work.files), self._work.full_sync)
+        return LiveStatus(
+            **vars(self.ws.freshness()),
             root=str(self.ws.root),
             state=self.state,
             role=self.role,
@@ -276,7 +282,6 @@ class LiveIndex:
             error=self.error,
             updates=self.updates,
         )
-        return info
 
     # -- internals -------------------------------------------------------------------------------
     def _queue_buffer(self, rel: str, is_open: bool) -> None:  # with _cond held
@@ -284,11 +289,22 @@ class LiveIndex:
         self._work.buffers_due = time.monotonic() + self.debounce
         self._cond.notify_all()
 
+    def _answer_waiters(self, error: SpyglassError) -> None:
+        """Every caller waiting for a sync hears of ``error`` (however it raced with their request), and the
+        work they asked for is dropped."""
+        with self._cond:
+            waiters = self._work.waiters + self._work.file_waiters
+            self._work.waiters, self._work.file_waiters = [], []
+            self._work.full_sync = False
+            self._work.files.clear()
+        for fut in waiters:
+            fut.set_exception(error)
+
     def _pending_locked(self) -> bool:
         w = self._work
         return bool(w.buffers or w.files or w.full_sync)
 
-    def _set_state(self, state: str) -> None:
+    def _set_state(self, state: FolderState) -> None:
         if state != self.state:
             self.state = state
             self._emit()
@@ -299,7 +315,7 @@ class LiveIndex:
         except Exception:  # a front end's callback must never stop the writer
             log.exception("status callback failed")
 
-    def _progress(self, phase: str, done: int, total: int) -> None:
+    def _progress(self, phase: Phase, done: int, total: int) -> None:
         for listener in (self._on_progress, *self._listeners):
             try:
                 listener(phase, done, total)
@@ -330,20 +346,14 @@ class LiveIndex:
             try:
                 self._step()
             except SpyglassError as e:
-                self._fail(str(e))
+                self._fail(e)
             except Exception as e:  # keep serving reads whatever happened
                 log.exception("indexing failed")
-                self._fail(f"indexing failed: {e}")
+                self._fail(SpyglassError(f"indexing failed: {e}"))
 
-    def _fail(self, message: str) -> None:
-        self.error = message
-        with self._cond:
-            waiters = self._work.waiters + self._work.file_waiters
-            self._work.waiters, self._work.file_waiters = [], []
-            self._work.full_sync = False
-            self._work.files.clear()
-        for fut in waiters:
-            fut.set_exception(SpyglassError(message))
+    def _fail(self, error: SpyglassError) -> None:
+        self.error = str(error)
+        self._answer_waiters(error)
         self._set_state("error")
         self._stop.wait(1.0)
 
@@ -416,7 +426,7 @@ class LiveIndex:
             except OSError as e:  # unreadable, or gone mid-read: the next change or sync retries
                 log.warning("cannot index %s: %s", rel, e)
                 continue
-            for key in ("added", "changed", "unchanged", "deleted", "parsed", "spans_written", "vectors_reused"):
+            for key in CHANGE_COUNTS:
                 counts[key] = counts.get(key, 0) + getattr(report, key)
         self._changed()
         with self._cond:
@@ -433,9 +443,9 @@ class LiveIndex:
         self._set_state("indexing")
         try:
             report = self.ws.index(progress=self._progress, cancel=_PausedCheck(self), embed=False)
-        except BaseException as e:
-            for fut in waiters:
-                fut.set_exception(e)
+        except Exception:
+            with self._cond:  # ``_fail`` answers them, with the error it reports
+                self._work.waiters[:0] = waiters
             raise
         self.last_report = report
         self.error = None

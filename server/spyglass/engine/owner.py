@@ -31,7 +31,7 @@ from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 
 from .errors import SpyglassError
-from .indexer import ProgressFn
+from .indexer import Phase, ProgressFn
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +128,7 @@ class OwnerServer:
                 messages.put({"event": "error", "message": f"the update failed: {e}"})
             messages.put(None)
 
-        def progress(phase: str, done: int, total: int) -> None:
+        def progress(phase: Phase, done: int, total: int) -> None:
             messages.put({"event": "progress", "phase": phase, "done": done, "total": total})
 
         threading.Thread(target=work, name="spyglass-owner-update", daemon=True).start()

@@ -45,7 +45,7 @@ from tree_sitter import Node, Parser, QueryCursor
 
 from .languages import canonical_language, grammar_for, language_for, spec_for
 from .settings import Settings
-from .spans import Span
+from .spans import Kind, Span
 
 log = logging.getLogger(__name__)
 
@@ -474,7 +474,7 @@ class _Emitter:
             )
 
 
-def _windows(rel_path: str, lines: _Lines, settings: Settings, language: str, kind: str) -> list[Span]:
+def _windows(rel_path: str, lines: _Lines, settings: Settings, language: str, kind: Kind) -> list[Span]:
     name = PurePosixPath(rel_path).name or rel_path
     n = len(lines)
     size = settings.window_lines

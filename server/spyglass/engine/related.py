@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import get_args
 
 import numpy as np
 
+from .answers import Relation
 from .filerules import is_test_path
 from .languages import is_code
 from .search import Searcher
@@ -23,14 +25,14 @@ from .store import StoredSpan
 from .uses import code_use_lines
 
 FILE_KINDS = ("module", "window")
-RELATIONS = ("uses", "similar", "documents")
+RELATIONS: tuple[Relation, ...] = get_args(Relation)
 CANDIDATES = 30
 
 
 @dataclass(frozen=True)
 class RelatedSpan:
     span: StoredSpan
-    relation: str  # one of RELATIONS
+    relation: Relation
     score: float  # 0..1 within its relation (BM25 relative to the best, or cosine similarity)
     text_line: int | None = None  # ``uses``: the 0-based line of the span's text with the first use
 
@@ -58,7 +60,7 @@ def overlaps(a: StoredSpan, b: StoredSpan) -> bool:
 def related_spans(searcher: Searcher, span: StoredSpan, k: int = 3) -> list[RelatedSpan]:
     """Up to ``k`` spans related to ``span``: the best of each relation first, then the next best."""
     store = searcher.store
-    by_relation: dict[str, list[RelatedSpan]] = {r: [] for r in RELATIONS}
+    by_relation: dict[Relation, list[RelatedSpan]] = {r: [] for r in RELATIONS}
     phrase = _phrase(span.name) if span.kind not in FILE_KINDS else None
     if phrase:
         hits = store.fts(f"body : {phrase}", CANDIDATES * 2, weights={"body": 1.0})
@@ -69,7 +71,7 @@ def related_spans(searcher: Searcher, span: StoredSpan, k: int = 3) -> list[Rela
             if other is None or overlaps(span, other) or other.name == span.name:
                 continue
             score = min(1.0, max(0.0, -bm25 / best)) if best else 0.0
-            relation = "uses" if is_code(other.language) else "documents"
+            relation: Relation = "uses" if is_code(other.language) else "documents"
             line = None
             if relation == "uses":
                 lines = code_use_lines(other.text, other.language, span.name)

@@ -15,19 +15,10 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from typing import Literal, get_args
 
-KINDS = (
-    "function",
-    "method",
-    "class",
-    "interface",
-    "struct",
-    "enum",
-    "type",
-    "module",
-    "section",
-    "window",
-)
+Kind = Literal["function", "method", "class", "interface", "struct", "enum", "type", "module", "section", "window"]
+KINDS: tuple[Kind, ...] = get_args(Kind)
 
 
 def known_kind(name: str) -> str | None:
@@ -55,7 +46,7 @@ class Span:
     in the innermost span that holds it, while ``start_line``/``end_line`` still cover the whole symbol.
     """
 
-    kind: str  # one of KINDS
+    kind: Kind
     name: str  # short name ("parse", "Config", "Installation"); the file name for module/window spans
     qualname: str  # "Config.parse", "pkg.func"; equals name at top level
     signature: str  # one line: "def parse(self, text: str) -> Config"; "" when it has none

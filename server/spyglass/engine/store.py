@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 import apsw
 import numpy as np
@@ -26,7 +26,7 @@ import sqlite_vec
 from . import access
 from .errors import IndexCorrupt, IndexFromFuture, IndexMissing, IndexUnusable
 from .migrations import FILE_TEXT_COLUMNS, MIGRATIONS, SCHEMA_VERSION, SPAN_TEXT_COLUMNS
-from .spans import Span
+from .spans import Kind, Span
 
 log = logging.getLogger(__name__)
 
@@ -36,13 +36,28 @@ SPAN_COLUMNS = (
 )
 
 
+class Counts(TypedDict):
+    """How much is indexed (``Store.counts``): files (not those skipped after reading), spans, and spans
+    that have their vector."""
+
+    files: int
+    spans: int
+    embedded: int
+
+
+class DetailCounts(TypedDict):
+    """Slower figures for status reports (``Store.detail_counts``): vectors kept in the embedding cache."""
+
+    cached_vectors: int
+
+
 @dataclass(frozen=True, slots=True)
 class StoredSpan:
     """A span as the index holds it, with the path of its file."""
 
     rowid: int
     span_id: str
-    kind: str
+    kind: Kind
     name: str
     qualname: str
     signature: str
@@ -735,7 +750,7 @@ class Store:
         )
         return [StoredSpan(*r) for r in rows]
 
-    def counts(self) -> dict[str, int]:
+    def counts(self) -> Counts:
         """Files, spans and embedded spans; cheap (index-only counts), called on every search."""
         c = self.con
         files = _scalar(c, "SELECT COUNT(*) FROM files WHERE skip_reason IS NULL")
@@ -743,7 +758,7 @@ class Store:
         pending = _scalar(c, "SELECT COUNT(*) FROM spans WHERE embedded = 0")
         return {"files": files, "spans": spans, "embedded": spans - pending}
 
-    def detail_counts(self) -> dict[str, int]:
+    def detail_counts(self) -> DetailCounts:
         """Slower figures for status reports."""
         c = self.con
         return {

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .answers import MatchKind
 from .filerules import is_test_path
 from .search import Searcher, SearchFilters
 from .store import StoredSpan
@@ -28,10 +29,10 @@ _IDENT_QUERY_RE = re.compile(r"^[\w.:$]+$")
 
 
 @dataclass(frozen=True)
-class SymbolMatch:
+class Candidate:
     span: StoredSpan
     score: float  # 0..1; the band of the match kind, or the capped search score
-    match: str  # "exact", "prefix", "word", "substring", "fuzzy" or "semantic"
+    match: MatchKind
 
 
 def _like_escape(s: str) -> str:
@@ -94,7 +95,7 @@ def _typos(store, needle: str, k: int) -> list[tuple[StoredSpan, int]]:
     return [(span, close[span.name]) for span in store.spans_named_exactly(sorted(close), NAME_CANDIDATES)][: k * 4]
 
 
-def _name_score(stage: str, name: str, needle: str) -> tuple[float, str]:
+def _name_score(stage: str, name: str, needle: str) -> tuple[float, MatchKind]:
     if stage == "exact":
         return BANDS["exact"] - (0.0 if name == needle else 0.01), "exact"
     if stage == "prefix":
@@ -106,25 +107,25 @@ def _name_score(stage: str, name: str, needle: str) -> tuple[float, str]:
     return BANDS["fuzzy"] * (0.85 + 0.15 * _compactness(name, needle)), "fuzzy"
 
 
-def _order_key(m: SymbolMatch) -> tuple:
+def _order_key(m: Candidate) -> tuple:
     """Best first; among equal scores code before tests and prose, top-level before nested, short first."""
     s = m.span
     return (-m.score, is_test_path(s.path), s.kind == "section", s.parent is not None, len(s.qualname), s.path)
 
 
-def find_symbols(searcher: Searcher, query: str, k: int = 50, semantic: bool = True) -> list[SymbolMatch]:
+def find_symbols(searcher: Searcher, query: str, k: int = 50, semantic: bool = True) -> list[Candidate]:
     """Definitions matching ``query`` by name (exact, prefix, word start, substring, fuzzy), then by
     meaning when ``semantic`` and the query reads as words; best first, at most ``k``."""
     query = query.strip()
     if not query:
         return []
     store = searcher.store
-    found: dict[int, SymbolMatch] = {}
+    found: dict[int, Candidate] = {}
 
-    def add(span: StoredSpan, score: float, match: str) -> None:
+    def add(span: StoredSpan, score: float, match: MatchKind) -> None:
         old = found.get(span.rowid)
         if span.kind in DEFINITION_KINDS and (old is None or old.score < score):
-            found[span.rowid] = SymbolMatch(span, round(score, 4), match)
+            found[span.rowid] = Candidate(span, round(score, 4), match)
 
     looks_like_name = bool(_IDENT_QUERY_RE.match(query))
     if looks_like_name:

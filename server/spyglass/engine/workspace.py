@@ -14,13 +14,28 @@ import shutil
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import apsw
 
 from . import access, gitinfo
+from .answers import (
+    DiskChanges,
+    Freshness,
+    LineContext,
+    Related,
+    RelatedItem,
+    SearchAnswer,
+    SearchedIndex,
+    SkippedFile,
+    SpanLookup,
+    SpanStatus,
+    SpanSummary,
+    Status,
+    SymbolMatch,
+)
 from .context import line_context
 from .discovery import discover
 from .embedding import Embedder
@@ -31,7 +46,7 @@ from .parsing import parse_spans, split_lines
 from .related import RelatedSpan, related_spans, span_at
 from .search import DEFAULT_RANKING, NO_PRIORS, CrossEncoderReranker, Priors, Searcher, SearchFilters, VectorCache
 from .settings import PriorSettings, Settings, load_settings
-from .spans import parse_span_id
+from .spans import Span, parse_span_id
 from .store import Store, StoredSpan
 from .symbols import find_symbols
 from .uses import file_line
@@ -40,29 +55,6 @@ log = logging.getLogger(__name__)
 
 DB_NAME = "index.db"
 LOCK_NAME = "writer.lock"
-
-
-@dataclass
-class SpanLookup:
-    """The answer to "what is span ID now?"."""
-
-    id: str  # the ID asked for
-    status: str  # "current", "moved", "stale" or "missing"
-    path: str
-    start_line: int
-    end_line: int
-    current_id: str | None  # the span's ID now (differs from ``id`` when moved or stale)
-    kind: str | None
-    symbol: str | None
-    text: str  # the current lines of the span ("" when missing), with any context lines asked for
-    message: str
-    # the lines ``text`` covers: the span's own unless context lines were asked for (0: same as the span)
-    text_start_line: int = 0
-    text_end_line: int = 0
-
-    def __post_init__(self) -> None:
-        self.text_start_line = self.text_start_line or self.start_line
-        self.text_end_line = self.text_end_line or self.end_line
 
 
 def find_root(start: Path) -> Path:
@@ -348,8 +340,8 @@ class Workspace:
         cut: bool = True,
         max_tokens: int | None = None,
         per_file: int | None = None,
-    ) -> dict:
-        """Ranked spans for ``query`` plus the index's freshness, as plain data (the JSON contract).
+    ) -> SearchAnswer:
+        """Ranked spans for ``query`` plus the index's freshness.
 
         ``max_tokens`` bounds the estimated tokens of all results together (``truncated`` says whether it
         cut something); ``per_file`` bounds the results from one file (1 ranks files by their best span).
@@ -360,39 +352,35 @@ class Workspace:
         if per_file is not None:
             kwargs["per_file"] = per_file
         outcome = self.searcher.search(query, k=k, filters=filters, **kwargs)
-        index = self.freshness()
-        index["mode"] = outcome.mode
-        if outcome.note:
-            index["note"] = outcome.note
-        results = [asdict(h) for h in outcome.hits]
-        return {"query": query, "results": results, "truncated": outcome.truncated, "index": index}
+        index = SearchedIndex(**vars(self.freshness()), mode=outcome.mode, note=outcome.note or None)
+        return SearchAnswer(query, outcome.hits, outcome.truncated, index)
 
     @_damage_is_index_corrupt
-    def symbols(self, query: str, k: int = 50, semantic: bool = True) -> list[dict]:
+    def symbols(self, query: str, k: int = 50, semantic: bool = True) -> list[SymbolMatch]:
         """Definitions for a symbol picker: exact and fuzzy name matches first, then semantic ones."""
         return [
-            {**span_summary(m.span), "score": m.score, "match": m.match}
+            SymbolMatch(SpanSummary.of(m.span), m.score, m.match)
             for m in find_symbols(self.searcher, query, k, semantic)
         ]
 
     @_damage_is_index_corrupt
-    def span_at(self, path: str | Path, line: int) -> dict | None:
+    def span_at(self, path: str | Path, line: int) -> SpanSummary | None:
         """The innermost indexed span covering 1-based ``line`` of ``path`` (unsaved text included)."""
         span = span_at(self.searcher, self.relpath(path), line)
-        return span_summary(span) if span else None
+        return SpanSummary.of(span) if span else None
 
     @_damage_is_index_corrupt
-    def related(self, path: str | Path, line: int, k: int = 3) -> dict:
+    def related(self, path: str | Path, line: int, k: int = 3) -> Related:
         """The span at ``path``:``line`` and up to ``k`` related spans (uses, similar, documents)."""
         span = span_at(self.searcher, self.relpath(path), line)
         if span is None:
-            return {"span": None, "related": []}
+            return Related(None, [])
         related = [self._related_item(r, span.name) for r in related_spans(self.searcher, span, k)]
-        return {"span": span_summary(span), "related": related}
+        return Related(SpanSummary.of(span), related)
 
-    def _related_item(self, r: RelatedSpan, name: str) -> dict:
-        """A related span as plain data, with ``preview`` (one line of it) and ``line`` (that line's
-        1-based number in the file: for a use, the line where it is used)."""
+    def _related_item(self, r: RelatedSpan, name: str) -> RelatedItem:
+        """A related span with ``preview`` (one line of it) and ``line`` (that line's 1-based number in the
+        file: for a use, the line where it is used)."""
         preview, line = _preview(r.span, name), r.span.start_line
         if r.text_line is not None:
             lines = split_lines(r.span.text)
@@ -400,24 +388,24 @@ class Workspace:
             text = self._current_text(r.span.path)
             found = file_line(r.span.text, r.text_line, text, r.span.start_line, r.span.end_line) if text else None
             line = found or line
-        return {**span_summary(r.span), "relation": r.relation, "score": r.score, "preview": preview, "line": line}
+        return RelatedItem(SpanSummary.of(r.span), r.relation, r.score, preview, line)
 
     @_damage_is_index_corrupt
-    def context(self, path: str | Path, line: int) -> dict:
+    def context(self, path: str | Path, line: int) -> LineContext:
         """What surrounds 1-based ``line`` of ``path`` (unsaved text included): the enclosing definition
         (``span``, None outside any, with ``message`` saying why), the file's ``imports`` and the indexed
         definitions the enclosing one refers to (``references``)."""
         rel = self.relpath(path)
         found = line_context(self.searcher, rel, line, self._current_text(rel))
-        return {
-            "path": found.path,
-            "line": found.line,
-            "language": found.language,
-            "span": span_summary(found.span) if found.span else None,
-            "imports": found.imports,
-            "references": [span_summary(s) for s in found.references],
-            "message": found.message,
-        }
+        return LineContext(
+            path=found.path,
+            line=found.line,
+            language=found.language,
+            span=SpanSummary.of(found.span) if found.span else None,
+            imports=found.imports,
+            references=[SpanSummary.of(s) for s in found.references],
+            message=found.message,
+        )
 
     def _current_text(self, rel: str) -> str | None:
         if rel in self.buffers:
@@ -452,7 +440,7 @@ class Workspace:
         spans = parse_spans(rel, text.encode("utf-8", "surrogatepass"), self.settings).spans
         lines = split_lines(text)
 
-        def lookup(status: str, s, message: str) -> SpanLookup:
+        def lookup(status: SpanStatus, s: Span, message: str) -> SpanLookup:
             body = "\n".join(lines[s.start_line - 1 : s.end_line])
             return SpanLookup(
                 span_id, status, rel, s.start_line, s.end_line, s.span_id(rel), s.kind, s.qualname, body, message
@@ -490,25 +478,24 @@ class Workspace:
         return gone, lines
 
     @_damage_is_index_corrupt
-    def freshness(self) -> dict:
+    def freshness(self) -> Freshness:
         """A cheap summary for every answer: how much is indexed and embedded, and since when."""
         counts = self.store.counts()
         spans, embedded = counts["spans"], counts["embedded"]
         last = self.store.last_change()
-        return {
-            "files": counts["files"],
-            "spans": spans,
-            "embedded": embedded,
-            "embedded_fraction": round(embedded / spans, 4) if spans else 1.0,
-            "pending_embeddings": spans - embedded,
-            "model": self.store.get_meta("model_id"),
-            "last_update": _iso(last) if last else None,
-        }
+        return Freshness(
+            files=counts["files"],
+            spans=spans,
+            embedded=embedded,
+            embedded_fraction=round(embedded / spans, 4) if spans else 1.0,
+            pending_embeddings=spans - embedded,
+            model=self.store.get_meta("model_id"),
+            last_update=_iso(last) if last else None,
+        )
 
     @_damage_is_index_corrupt
-    def status(self, check_disk: bool = True) -> dict:
-        """Coverage and freshness, including (with ``check_disk``) files changed since the last sync."""
-        info = self.freshness()
+    def status(self) -> Status:
+        """Coverage and freshness, including files changed on disk since the last sync."""
         counts = self.store.detail_counts()
         skipped = json.loads(self.store.get_meta("skipped_by_rules", "{}") or "{}")
         for reason, n in self.store.skipped_counts().items():
@@ -516,7 +503,8 @@ class Workspace:
         by_rules = json.loads(self.store.get_meta("skipped_paths_by_rules", "[]") or "[]")
         skipped_files = sorted([*map(tuple, by_rules), *self.store.skipped_files()])
         syntax_errors = self.store.files_with_syntax_errors()
-        info.update(
+        return Status(
+            **vars(self.freshness()),
             root=str(self.root),
             index_path=str(self.db_path),
             index_bytes=sum(
@@ -528,7 +516,7 @@ class Workspace:
             languages=self.store.languages(),
             skipped=dict(sorted(skipped.items())),
             skipped_total=sum(skipped.values()),
-            skipped_files=[{"path": path, "reason": reason} for path, reason in skipped_files],
+            skipped_files=[SkippedFile(path, reason) for path, reason in skipped_files],
             files_with_syntax_errors=len(syntax_errors),
             syntax_error_files=syntax_errors,
             cached_vectors=counts["cached_vectors"],
@@ -536,12 +524,10 @@ class Workspace:
             writer=self.lock.holder(),
             git_head=gitinfo.head(self.root)[0],
             warnings=list(self.warnings),
+            changed_since_update=self._changes_on_disk(),
         )
-        if check_disk:
-            info["changed_since_update"] = self._changes_on_disk()
-        return info
 
-    def _changes_on_disk(self) -> dict:
+    def _changes_on_disk(self) -> DiskChanges:
         found = discover(self.root, self.settings)
         known = self.store.file_states()
         new = modified = 0
@@ -551,24 +537,7 @@ class Workspace:
                 new += 1
             elif (state.size, state.mtime_ns) != (entry.size, entry.mtime_ns):
                 modified += 1
-        return {"new": new, "modified": modified, "deleted": len(known)}
-
-
-def span_summary(span: StoredSpan) -> dict:
-    """A span as plain data, without its text: what pickers, hovers and peeks show."""
-    return {
-        "id": span.span_id,
-        "path": span.path,
-        "start_line": span.start_line,
-        "end_line": span.end_line,
-        "kind": span.kind,
-        "name": span.name,
-        "symbol": span.qualname,
-        "signature": span.signature,
-        "doc": span.doc,
-        "container": span.parent,
-        "language": span.language,
-    }
+        return DiskChanges(new=new, modified=modified, deleted=len(known))
 
 
 def _preview(span: StoredSpan, name: str) -> str:

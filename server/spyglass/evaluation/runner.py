@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..engine.answers import SearchHit
 from ..engine.discovery import discover
 from ..engine.search import RankingConfig
 from ..engine.workspace import Workspace
@@ -81,8 +82,8 @@ def query_text(query: str, part: str) -> str:
     raise ValueError(f"unknown query part {part!r} (use 'full' or 'title')")
 
 
-def _tokens(results: list[dict], n: int) -> float:
-    return sum(len(r["snippet"]) + len(r["path"]) + len(r["symbol"]) for r in results[:n]) / CHARS_PER_TOKEN
+def _tokens(results: list[SearchHit], n: int) -> float:
+    return sum(len(r.snippet) + len(r.path) + len(r.symbol) for r in results[:n]) / CHARS_PER_TOKEN
 
 
 def run(
@@ -116,16 +117,15 @@ def run(
 
                 t = time.perf_counter()
                 text = query_text(q.query, config.query_part)
-                result = ws.search(text, k=config.k, cut=False)
-                hits = result["results"]
-                answer = ws.search(text, k=config.cut_k)["results"]
+                hits = ws.search(text, k=config.k, cut=False).results
+                answer = ws.search(text, k=config.cut_k).results
                 timing["search"] += time.perf_counter() - t
                 ours = score_instance(
                     q.id,
                     q.gold,
-                    [RetrievedSpan(h["path"], h["symbol"], h["kind"]) for h in hits],
+                    [RetrievedSpan(h.path, h.symbol, h.kind) for h in hits],
                     tokens=_tokens(hits, config.token_k),
-                    cut=[RetrievedSpan(h["path"], h["symbol"], h["kind"]) for h in answer],
+                    cut=[RetrievedSpan(h.path, h.symbol, h.kind) for h in answer],
                 )
 
                 t = time.perf_counter()

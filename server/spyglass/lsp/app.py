@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from ..engine.stopping import StopOnSignals
+from ..engine import StopOnSignals
 from .features import documents, hover, lifecycle, requests, symbols
 from .server import SpyglassServer
 

@@ -1,11 +1,14 @@
-"""Engine answers (plain dicts, 1-based inclusive lines, paths relative to a root) to LSP shapes."""
+"""Engine answers (typed, 1-based inclusive lines, paths relative to a root) to LSP shapes."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from pathlib import Path
 
 from lsprotocol import types
 from pygls.uris import from_fs_path
+
+from ..engine import LiveStatus, RelatedItem, SearchHit, SpanSummary
 
 SYMBOL_KINDS = {
     "function": types.SymbolKind.Function,
@@ -41,78 +44,83 @@ def range_json(start_line: int, end_line: int) -> dict:
     }
 
 
-def location(root: Path, item: dict) -> types.Location:
-    return types.Location(uri=uri_of(root, item["path"]), range=line_range(item["start_line"], item["end_line"]))
+def location(root: Path, span: SpanSummary) -> types.Location:
+    return types.Location(uri=uri_of(root, span.path), range=line_range(span.start_line, span.end_line))
 
 
-def symbol_information(root: Path, item: dict) -> types.SymbolInformation:
-    container = item.get("container") or None
+def symbol_information(root: Path, span: SpanSummary) -> types.SymbolInformation:
     return types.SymbolInformation(
-        name=item["name"],
-        kind=SYMBOL_KINDS.get(item["kind"], types.SymbolKind.Variable),
-        location=location(root, item),
-        container_name=container or item["path"],
+        name=span.name,
+        kind=SYMBOL_KINDS.get(span.kind, types.SymbolKind.Variable),
+        location=location(root, span),
+        container_name=span.container or span.path,
     )
 
 
-def span_json(root: Path, item: dict) -> dict:
-    """A span summary (``Workspace.span_summary``) for the wire: camelCase, with uri and range."""
+def span_json(root: Path, span: SpanSummary) -> dict:
+    """A span summary for the wire: camelCase, with uri and range."""
     return {
-        "id": item["id"],
-        "uri": uri_of(root, item["path"]),
-        "path": item["path"],
-        "range": range_json(item["start_line"], item["end_line"]),
-        "kind": item["kind"],
-        "name": item["name"],
-        "symbol": item["symbol"],
-        "signature": item.get("signature", ""),
-        "container": item.get("container"),
-        "language": item["language"],
+        "id": span.id,
+        "uri": uri_of(root, span.path),
+        "path": span.path,
+        "range": range_json(span.start_line, span.end_line),
+        "kind": span.kind,
+        "name": span.name,
+        "symbol": span.symbol,
+        "signature": span.signature,
+        "container": span.container,
+        "language": span.language,
     }
 
 
-def hit_json(root: Path, hit: dict) -> dict:
+def related_json(root: Path, item: RelatedItem) -> dict:
+    """A related span for ``spyglass/related``: the span, the relation and the line to preview (0-based)."""
+    return {
+        **span_json(root, item.span),
+        "relation": item.relation,
+        "score": item.score,
+        "preview": item.preview,
+        "previewLine": item.line - 1,
+    }
+
+
+def hit_json(root: Path, hit: SearchHit) -> dict:
     """A search hit for ``spyglass/search``."""
     return {
-        "id": hit["id"],
-        "uri": uri_of(root, hit["path"]),
-        "path": hit["path"],
-        "range": range_json(hit["start_line"], hit["end_line"]),
-        "kind": hit["kind"],
-        "symbol": hit["symbol"],
-        "language": hit["language"],
-        "score": hit["score"],
-        "snippet": hit["snippet"],
-        "why": hit["why"],
-        "fileMatches": hit.get("file_matches", 1),
+        "id": hit.id,
+        "uri": uri_of(root, hit.path),
+        "path": hit.path,
+        "range": range_json(hit.start_line, hit.end_line),
+        "kind": hit.kind,
+        "symbol": hit.symbol,
+        "language": hit.language,
+        "score": hit.score,
+        "snippet": hit.snippet,
+        "why": asdict(hit.why),
+        "fileMatches": hit.file_matches,
     }
 
 
-def freshness_json(root: Path, info: dict) -> dict:
-    """A folder's freshness (``Workspace.freshness`` / ``LiveIndex.status``) in camelCase."""
-    out = {
+def status_json(root: Path, status: LiveStatus) -> dict:
+    """A folder's status (``LiveIndex.status``) in camelCase: ``FolderStatus`` in the schema."""
+    return {
         "root": str(root),
         "uri": from_fs_path(str(root)) or root.as_uri(),
-        "files": info["files"],
-        "spans": info["spans"],
-        "embedded": info["embedded"],
-        "embeddedFraction": info["embedded_fraction"],
-        "pendingEmbeddings": info["pending_embeddings"],
-        "model": info.get("model"),
-        "lastUpdate": info.get("last_update"),
+        "files": status.files,
+        "spans": status.spans,
+        "embedded": status.embedded,
+        "embeddedFraction": status.embedded_fraction,
+        "pendingEmbeddings": status.pending_embeddings,
+        "model": status.model,
+        "lastUpdate": status.last_update,
+        "state": status.state,
+        "role": status.role,
+        "error": status.error,
+        "paused": status.paused,
+        "modelLoaded": status.model_loaded,
+        "pending": {
+            "buffers": status.pending.buffers,
+            "files": status.pending.files,
+            "fullSync": status.pending.full_sync,
+        },
     }
-    for key, name in (
-        ("state", "state"),
-        ("role", "role"),
-        ("error", "error"),
-        ("paused", "paused"),
-        ("model_loaded", "modelLoaded"),
-        ("mode", "mode"),
-        ("note", "note"),
-    ):
-        if key in info:
-            out[name] = info[key]
-    if "pending" in info:
-        p = info["pending"]
-        out["pending"] = {"buffers": p["buffers"], "files": p["files"], "fullSync": p["full_sync"]}
-    return out

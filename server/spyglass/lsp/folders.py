@@ -14,10 +14,8 @@ from typing import Any, Protocol
 
 from lsprotocol import types
 
-from ..engine.errors import SpyglassError
-from ..engine.live import LiveIndex
-from ..engine.workspace import Workspace
-from .convert import freshness_json
+from ..engine import LiveIndex, LiveStatus, Phase, SpyglassError, Workspace
+from .convert import status_json
 from .progress import IndexingProgress, ProgressHost
 from .settings import ClientSettings
 
@@ -77,23 +75,23 @@ class Folder:
     def status(self) -> dict:
         if self.live is None:
             return {"root": str(self.root), "state": "error", "error": self.error}
-        return freshness_json(self.root, self.live.status())
+        return status_json(self.root, self.live.status())
 
     # -- callbacks from the writer thread --------------------------------------------------------
-    def _on_status(self, status: dict) -> None:
-        state = status["state"]
-        if status.get("error"):  # told once: a model that cannot load, an index that cannot be written
-            self.server.tell(f"{self.root.name}: {status['error']}", types.MessageType.Error)
+    def _on_status(self, status: LiveStatus) -> None:
+        state = status.state
+        if status.error:  # told once: a model that cannot load, an index that cannot be written
+            self.server.tell(f"{self.root.name}: {status.error}", types.MessageType.Error)
         now = time.monotonic()
         changed = state != self._last_state
         if changed or now - self._last_status >= STATUS_EVERY:
             self._last_status, self._last_state = now, state
-            self.server.call_soon(self.server.protocol.notify, STATUS_METHOD, freshness_json(self.root, status))
+            self.server.call_soon(self.server.protocol.notify, STATUS_METHOD, status_json(self.root, status))
         if changed:
-            busy = state in ("indexing", "embedding") and not status.get("paused")
+            busy = state in ("indexing", "embedding") and not status.paused
             self.server.call_soon(self.progress.begin if busy else self.progress.end)
 
-    def _on_progress(self, phase: str, done: int, total: int) -> None:
+    def _on_progress(self, phase: Phase, done: int, total: int) -> None:
         now = time.monotonic()
         if now - self._last_progress < PROGRESS_EVERY and done < total:
             return

@@ -12,9 +12,16 @@ from typing import Any, Protocol
 
 from lsprotocol import types
 
+from ..engine import Phase
+
 log = logging.getLogger(__name__)
 
-PHASES = {"scan": "Scanning files", "parse": "Indexing files", "model": "Loading the model", "embed": "Embedding"}
+PHASE_LABELS: dict[Phase, str] = {
+    "scan": "Scanning files",
+    "parse": "Indexing files",
+    "model": "Loading the model",
+    "embed": "Embedding",
+}
 
 
 class ProgressHost(Protocol):
@@ -56,12 +63,12 @@ class IndexingProgress:
             log.exception("cannot create a progress token")
             self._token = None
 
-    def report(self, phase: str, done: int, total: int) -> None:
+    def report(self, phase: Phase, done: int, total: int) -> None:
         token = self._token
         if token is None or token not in self.host.work_done_progress.tokens:
             return
         pct = int(100 * done / total) if total else 0
-        message = f"{PHASES.get(phase, phase)} {done:,}/{total:,}" if total else PHASES.get(phase, phase)
+        message = f"{PHASE_LABELS.get(phase, phase)} {done:,}/{total:,}" if total else PHASE_LABELS.get(phase, phase)
         self.host.work_done_progress.report(token, types.WorkDoneProgressReport(message=message, percentage=pct))
 
     def end(self) -> None:

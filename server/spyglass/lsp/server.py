@@ -16,7 +16,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
-from ..engine.errors import OutsideWorkspace
+from ..engine import OutsideWorkspace
 from .folders import Folder
 from .settings import ClientSettings
 

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 
-from ..engine.settings import DEFAULT_MODEL
+from ..engine import DEFAULT_MODEL
 
 
 class ClientSettings(BaseModel):

@@ -9,10 +9,7 @@ from pathlib import Path
 from mcp.server.mcpserver import MCPServer
 
 from .. import __version__
-from ..engine.errors import SpyglassError
-from ..engine.live import LiveIndex
-from ..engine.stopping import StopOnSignals
-from ..engine.workspace import Workspace
+from ..engine import LiveIndex, SpyglassError, StopOnSignals, Workspace
 from .session import QUERY_LOG_NAME, Progress, Session
 from .tools import GROUPS
 

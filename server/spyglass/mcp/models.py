@@ -1,9 +1,12 @@
-"""The tools' structured outputs. Their JSON Schemas are published as the tools' output schemas; line
-numbers are 1-based and inclusive, paths POSIX and relative to the workspace root."""
+"""The tools' structured outputs, built from the engine's answers. Their JSON Schemas are published as the
+tools' output schemas; line numbers are 1-based and inclusive, paths POSIX and relative to the workspace
+root. Text that may hold secrets (snippets, signatures, span text) comes in already redacted."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
+
+from ..engine import LiveStatus, SearchedIndex, SearchHit, SpanLookup, SpanSummary, SymbolMatch
 
 
 class Why(BaseModel):
@@ -24,6 +27,21 @@ class IndexState(BaseModel):
     mode: str | None = Field(None, description="hybrid (vectors used) or lexical.")
     note: str | None = Field(None, description="Why the search was lexical only, if it was.")
 
+    @classmethod
+    def of(cls, index: SearchedIndex, live: LiveStatus) -> IndexState:
+        """The index a search used, with the live index's state and pending work."""
+        return cls(
+            files=index.files,
+            spans=index.spans,
+            embedded_fraction=index.embedded_fraction,
+            pending_files=live.pending.files + live.pending.buffers,
+            pending_embeddings=index.pending_embeddings,
+            state=live.state,
+            last_update=index.last_update,
+            mode=index.mode,
+            note=index.note,
+        )
+
 
 class SearchResult(BaseModel):
     id: str = Field(description="Stable span ID for get_span.")
@@ -37,6 +55,22 @@ class SearchResult(BaseModel):
     why: Why
     snippet: str = Field(description="The span's most relevant lines (trimmed).")
     file_matches: int = Field(description="Spans of this file that matched (more than 1: the file has more).")
+
+    @classmethod
+    def of(cls, hit: SearchHit, snippet: str) -> SearchResult:
+        return cls(
+            id=hit.id,
+            path=hit.path,
+            start_line=hit.start_line,
+            end_line=hit.end_line,
+            kind=hit.kind,
+            symbol=hit.symbol,
+            language=hit.language,
+            score=hit.score,
+            why=Why(signals=hit.why.signals, terms=hit.why.terms),
+            snippet=snippet,
+            file_matches=hit.file_matches,
+        )
 
 
 class SearchOutput(BaseModel):
@@ -61,6 +95,24 @@ class SpanOutput(BaseModel):
     trimmed: bool = Field(description="The text was cut to max_tokens.")
     message: str
 
+    @classmethod
+    def of(cls, found: SpanLookup, text: str, trimmed: bool) -> SpanOutput:
+        return cls(
+            id=found.id,
+            status=found.status,
+            current_id=found.current_id,
+            path=found.path,
+            start_line=found.start_line,
+            end_line=found.end_line,
+            kind=found.kind,
+            symbol=found.symbol,
+            text=text,
+            text_start_line=found.text_start_line,
+            text_end_line=found.text_end_line,
+            trimmed=trimmed,
+            message=found.message,
+        )
+
 
 class Definition(BaseModel):
     id: str
@@ -75,6 +127,22 @@ class Definition(BaseModel):
     match: str | None = Field(
         None, description="exact, prefix, word, substring, typo (a swap of two letters is one edit) or fuzzy"
     )
+
+    @classmethod
+    def of(cls, span: SpanSummary, signature: str, found: SymbolMatch | None = None) -> Definition:
+        """A definition; ``found``: how a name search matched it."""
+        return cls(
+            id=span.id,
+            path=span.path,
+            start_line=span.start_line,
+            end_line=span.end_line,
+            kind=span.kind,
+            symbol=span.symbol,
+            signature=signature,
+            container=span.container,
+            score=found.score if found else None,
+            match=found.match if found else None,
+        )
 
 
 class SymbolOutput(BaseModel):
@@ -109,6 +177,26 @@ class StatusOutput(BaseModel):
     head_commit: str | None = None
     branch: str | None = None
     error: str | None = None
+
+    @classmethod
+    def of(cls, status: LiveStatus, head_commit: str | None, branch: str | None) -> StatusOutput:
+        return cls(
+            root=status.root,
+            files=status.files,
+            spans=status.spans,
+            embedded=status.embedded,
+            embedded_fraction=status.embedded_fraction,
+            pending_embeddings=status.pending_embeddings,
+            pending_files=status.pending.files + status.pending.buffers,
+            state=status.state,
+            role=status.role,
+            model=status.model,
+            model_loaded=status.model_loaded,
+            last_update=status.last_update,
+            head_commit=head_commit,
+            branch=branch,
+            error=status.error,
+        )
 
 
 class ReindexOutput(BaseModel):

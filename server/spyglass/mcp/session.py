@@ -14,30 +14,33 @@ from typing import Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 
-from ..engine.errors import OutsideWorkspace, SpyglassError
-from ..engine.live import LiveIndex
-from ..engine.redact import redact
+from ..engine import LiveIndex, OutsideWorkspace, Phase, SpyglassError, Workspace, redact
 
 log = logging.getLogger(__name__)
 
 QUERY_LOG_NAME = "mcp-queries.jsonl"
+PHASE_LABELS: dict[Phase, str] = {
+    "scan": "scanning files",
+    "parse": "indexing files",
+    "embed": "embedding",
+    "model": "loading model",
+}
 
 
 @dataclass
 class Progress:
     """The index writer's last progress report, for messages like "indexing files 40% (812/2074)"."""
 
-    last: tuple[str, int, int] | None = None  # (phase, done, total)
+    last: tuple[Phase, int, int] | None = None  # (phase, done, total)
 
-    def update(self, phase: str, done: int, total: int) -> None:
+    def update(self, phase: Phase, done: int, total: int) -> None:
         self.last = (phase, done, total)
 
     def text(self) -> str:
         if self.last is None:
             return "starting"
         phase, done, total = self.last
-        what = {"scan": "scanning files", "parse": "indexing files", "embed": "embedding", "model": "loading model"}
-        name = what.get(phase, phase)
+        name = PHASE_LABELS.get(phase, phase)
         return f"{name} {100 * done // total}% ({done}/{total})" if total else name
 
 
@@ -58,7 +61,7 @@ class Session:
         return self.index
 
     @property
-    def ws(self):
+    def ws(self) -> Workspace:
         return self.live.ws
 
     @property
@@ -79,15 +82,15 @@ class Session:
     def require_index(self) -> None:
         """Fail with what to do when nothing is searchable yet."""
         status = self.live.status()
-        if status["files"]:
+        if status.files:
             return
-        if status["state"] in ("starting", "indexing") or status["pending"]["full_sync"]:
+        if status.state in ("starting", "indexing") or status.pending.full_sync:
             raise ToolError(
                 f"the index of {self.root} is being built ({self.progress.text()}); try again in a few seconds, "
                 "or run `spyglass index` in the workspace"
             )
-        if status["state"] == "error":
-            raise ToolError(f"the index of {self.root} is unusable: {status['error']}")
+        if status.state == "error":
+            raise ToolError(f"the index of {self.root} is unusable: {status.error}")
         raise ToolError(f"nothing is indexed in {self.root} (no source files found, or all are ignored)")
 
     def call(self, tool: str, fn, *args, **kwargs):

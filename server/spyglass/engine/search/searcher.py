@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..answers import SearchHit, SearchOutcome
+from ..answers import MatchLine, SearchHit, SearchOutcome, Why
 from ..embedding import Embedder
 from ..errors import ModelLoadError
 from ..parsing import split_lines
@@ -107,8 +107,7 @@ class Searcher:
         truncated = False
         if max_tokens is not None:
             hits, truncated = fit_budget(hits, max_tokens, terms, shorten=SearchHit.shortened)
-        mode = "hybrid" if vectors else "lexical"
-        return SearchOutcome(hits=hits, mode=mode, note=note, truncated=truncated)
+        return SearchOutcome(hits=hits, mode="hybrid" if vectors else "lexical", note=note, truncated=truncated)
 
     def query_vectors(self, q: ParsedQuery) -> tuple[dict[str, np.ndarray], str | None]:
         """The query's vectors by signal: ``vector`` for the whole query and, if the config weighs it,
@@ -241,11 +240,7 @@ class Searcher:
             score=round(score, 4),
             snippet=snippet.text,
             snippet_start_line=snippet.start_line,
-            match_line={"number": snippet.match_line, "text": snippet.match_text},
-            why={
-                "signals": {name: round(v, 4) for name, v in sig.items()},
-                "matched": matched_signals(sig, weights),
-                "terms": matched,
-            },
+            match_line=MatchLine(snippet.match_line, snippet.match_text),
+            why=Why({name: round(v, 4) for name, v in sig.items()}, matched_signals(sig, weights), matched),
             file_matches=file_matches,
         )

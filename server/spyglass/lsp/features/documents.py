@@ -7,8 +7,7 @@ import logging
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from ...engine.buffers import TextChange
-from ...engine.errors import OutsideWorkspace
+from ...engine import OutsideWorkspace, TextChange
 from ..server import SpyglassServer
 
 log = logging.getLogger(__name__)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from ...engine.errors import OutsideWorkspace
+from ...engine import OutsideWorkspace, Related
 from ..convert import uri_of
 from ..server import SpyglassServer
 
@@ -18,25 +20,25 @@ def _md_code(text: str) -> str:
     return "`" + text.replace("`", "'") + "`" if text else ""
 
 
-def card(root, answer: dict) -> str | None:
+def card(root: Path, answer: Related) -> str | None:
     """The hover's Markdown, or None when the position is in no definition."""
-    span = answer["span"]
-    if span is None or span["kind"] in ("module", "window"):
+    span = answer.span
+    if span is None or span.kind in ("module", "window"):
         return None
     lines = []
-    head = span["signature"] or f"{span['kind']} {span['symbol']}"
-    lines.append(f"```{span['language']}\n{head}\n```")
-    doc = (span.get("doc") or "").strip().split("\n\n")[0].strip()
+    head = span.signature or f"{span.kind} {span.symbol}"
+    lines.append(f"```{span.language}\n{head}\n```")
+    doc = span.doc.strip().split("\n\n")[0].strip()
     if doc:
         lines.append(doc[:DOC_CHARS] + ("…" if len(doc) > DOC_CHARS else ""))
-    if answer["related"]:
+    if answer.related:
         lines.append("**Related** (Spyglass)")
-        for r in answer["related"]:
-            line = r.get("line") or r["start_line"]  # a use links to the line where it is used
-            link = f"[{r['path']}:{line}]({uri_of(root, r['path'])}#L{line})"
-            label = RELATION_LABELS.get(r["relation"], r["relation"])
-            preview = _md_code(r["preview"])
-            lines.append(f"- {label}: {link} {r['symbol']} {preview}".rstrip())
+        for r in answer.related:
+            line = r.line or r.span.start_line  # a use links to the line where it is used
+            link = f"[{r.span.path}:{line}]({uri_of(root, r.span.path)}#L{line})"
+            label = RELATION_LABELS.get(r.relation, r.relation)
+            preview = _md_code(r.preview)
+            lines.append(f"- {label}: {link} {r.span.symbol} {preview}".rstrip())
     return "\n\n".join(lines[:2]) + ("\n\n" + "\n".join(lines[2:]) if len(lines) > 2 else "")
 
 

@@ -19,10 +19,8 @@ from pydantic.alias_generators import to_camel
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import to_fs_path
 
-from ...engine.errors import OutsideWorkspace, SpyglassError, UnknownValue
-from ...engine.search import SearchFilters
-from ...engine.spans import parse_span_id
-from ..convert import hit_json, range_json, span_json, uri_of
+from ...engine import FOLLOWING, OutsideWorkspace, SearchFilters, SpyglassError, UnknownValue, parse_span_id
+from ..convert import hit_json, range_json, related_json, span_json, uri_of
 from ..server import SpyglassServer
 
 MAX_K = 200
@@ -110,12 +108,12 @@ def search(ls: SpyglassServer, p: SearchParams) -> dict:
             folders.append(folder.status())
             continue
         answer = folder.ws.search(p.query, k=p.k, filters=filters, max_tokens=p.max_tokens)
-        truncated = truncated or answer["truncated"]
-        results.extend(hit_json(folder.root, h) for h in answer["results"])
+        truncated = truncated or answer.truncated
+        results.extend(hit_json(folder.root, h) for h in answer.results)
         status = folder.status()
-        status["mode"] = answer["index"]["mode"]
-        if answer["index"].get("note"):
-            status["note"] = answer["index"]["note"]
+        status["mode"] = answer.index.mode
+        if answer.index.note:
+            status["note"] = answer.index.note
         folders.append(status)
     results.sort(key=lambda r: -r["score"])
     return {"query": p.query, "results": results[: p.k], "truncated": truncated, "folders": folders}
@@ -130,20 +128,10 @@ def related(ls: SpyglassServer, p: RelatedParams) -> dict:
         answer = folder.ws.related(path, p.position.line + 1, k=p.k)
     except OutsideWorkspace as e:
         raise JsonRpcInvalidParams(str(e)) from None
-    if answer["span"] is None:
+    if answer.span is None:
         return {"span": None, "related": []}
-    items = []
-    for r in answer["related"]:
-        items.append(
-            {
-                **span_json(folder.root, r),
-                "relation": r["relation"],
-                "score": r["score"],
-                "preview": r["preview"],
-                "previewLine": r["line"] - 1,
-            }
-        )
-    return {"span": span_json(folder.root, answer["span"]), "related": items}
+    items = [related_json(folder.root, r) for r in answer.related]
+    return {"span": span_json(folder.root, answer.span), "related": items}
 
 
 def span(ls: SpyglassServer, p: SpanParams) -> dict:
@@ -191,11 +179,13 @@ async def reindex(ls: SpyglassServer, p: ReindexParams) -> dict:
             raise JsonRpcInvalidParams(f"{text} is in no open workspace folder")
         by_folder.setdefault(folder.root, []).append(path)
     targets = by_folder if p.paths else {root: None for root in ls.folders}
+    out = []
     for root, paths in targets.items():
         folder = ls.folders[root]
-        if folder.live is not None:
+        if folder.live is not None and folder.live.role == "follower":
+            out.append({"root": str(folder.root), "ok": False, "error": FOLLOWING})  # waiting would never end
+        elif folder.live is not None:
             waits.append((folder, asyncio.wrap_future(folder.live.request_sync(paths))))
-    out = []
     for folder, fut in waits:
         try:
             summary = await fut

@@ -14,8 +14,8 @@ def find(ls: SpyglassServer, query: str) -> list[types.SymbolInformation]:
     for folder in list(ls.folders.values()):
         if folder.ws is None:
             continue
-        for i, item in enumerate(folder.ws.symbols(query, k=k)):
-            found.append((item["score"], i, symbol_information(folder.root, item)))
+        for i, match in enumerate(folder.ws.symbols(query, k=k)):
+            found.append((match.score, i, symbol_information(folder.root, match.span)))
     found.sort(key=lambda t: (-t[0], t[1]))
     return [info for _, _, info in found[:k]]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
-from ...engine.search import CHARS_PER_TOKEN
+from ...engine import CHARS_PER_TOKEN
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
 

@@ -10,7 +10,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
-from ...engine import gitinfo
+from ...engine import CHANGE_COUNTS, FOLLOWING, git_head
 from .. import render
 from ..models import ReindexOutput, StatusOutput
 from ..session import Session
@@ -18,7 +18,6 @@ from ._common import READ_ONLY, answer
 
 REINDEX_WAIT_SECONDS = 120
 REINDEX_PATHS_LIMIT = 1000
-COUNTS = ("added", "changed", "unchanged", "deleted", "parsed", "spans_written", "vectors_reused")
 
 
 def register(server: MCPServer, session: Session) -> None:
@@ -29,25 +28,8 @@ def register(server: MCPServer, session: Session) -> None:
         annotations=READ_ONLY,
     )
     def index_status() -> Annotated[CallToolResult, StatusOutput]:
-        s = session.live.status()
-        commit, branch = gitinfo.head(session.root)
-        out = StatusOutput(
-            root=s["root"],
-            files=s["files"],
-            spans=s["spans"],
-            embedded=s["embedded"],
-            embedded_fraction=s["embedded_fraction"],
-            pending_embeddings=s["pending_embeddings"],
-            pending_files=s["pending"]["files"] + s["pending"]["buffers"],
-            state=s["state"],
-            role=s["role"],
-            model=s["model"],
-            model_loaded=s["model_loaded"],
-            last_update=s["last_update"],
-            head_commit=commit,
-            branch=branch,
-            error=s["error"],
-        )
+        commit, branch = git_head(session.root)
+        out = StatusOutput.of(session.live.status(), commit, branch)
         return answer(out, render.status(out))
 
     @server.tool(
@@ -71,7 +53,7 @@ def register(server: MCPServer, session: Session) -> None:
             out = ReindexOutput(
                 root=root,
                 done=False,
-                message="another Spyglass process owns this index and re-indexes changes itself; nothing to do",
+                message=FOLLOWING,
             )
             return answer(out, render.reindex(out))
         future = session.live.request_sync(rels or None)
@@ -84,7 +66,7 @@ def register(server: MCPServer, session: Session) -> None:
             ) from None
         except Exception as e:
             raise ToolError(f"re-indexing failed: {e}") from None
-        changes = {k: int(summary.get(k, 0)) for k in COUNTS if k in summary}
+        changes = {k: int(summary.get(k, 0)) for k in CHANGE_COUNTS if k in summary}
         what = f"{len(rels)} file(s)" if rels else "the workspace"
         out = ReindexOutput(root=root, done=True, message=f"re-indexed {what}", changes=changes)
         return answer(out, render.reindex(out))

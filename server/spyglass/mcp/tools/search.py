@@ -10,11 +10,9 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from ...engine.errors import UnknownValue
-from ...engine.search import SearchFilters, checked_kinds
-from ...engine.spans import KINDS
+from ...engine import KINDS, SearchFilters, SpanSummary, SymbolMatch, UnknownValue, checked_kinds
 from .. import render
-from ..models import Definition, IndexState, SearchOutput, SearchResult, SymbolOutput, Why
+from ..models import Definition, IndexState, SearchOutput, SearchResult, SymbolOutput
 from ..session import Session
 from ._common import MAX_TOKENS_DEFAULT, MAX_TOKENS_LIMIT, READ_ONLY, answer
 
@@ -72,24 +70,9 @@ def register(server: MCPServer, session: Session) -> None:
         )
         out = SearchOutput(
             query=query,
-            results=[
-                SearchResult(
-                    id=h["id"],
-                    path=h["path"],
-                    start_line=h["start_line"],
-                    end_line=h["end_line"],
-                    kind=h["kind"],
-                    symbol=h["symbol"],
-                    language=h["language"],
-                    score=h["score"],
-                    why=Why(signals=h["why"].get("signals", {}), terms=h["why"].get("terms", [])),
-                    snippet=session.clean(h["snippet"]) or "",
-                    file_matches=h.get("file_matches", 1),
-                )
-                for h in found["results"]
-            ],
-            truncated=found["truncated"],
-            index=index_state(session, found["index"]),
+            results=[SearchResult.of(h, session.clean(h.snippet) or "") for h in found.results],
+            truncated=found.truncated,
+            index=IndexState.of(found.index, session.live.status()),
         )
         text = render.search(out)
         session.log_query(
@@ -125,36 +108,11 @@ def register(server: MCPServer, session: Session) -> None:
                 raise ToolError(str(e)) from None
         session.require_index()
         found = session.call("find_symbol", session.ws.symbols, name, k=K_LIMIT if kind else k, semantic=False)
-        results = [definition(session, d) for d in found if kind is None or d["kind"] == kind][:k]
+        results = [definition(session, m.span, m) for m in found if kind is None or m.span.kind == kind][:k]
         out = SymbolOutput(name=name, results=results)
         return answer(out, render.symbols(out))
 
 
-def definition(session: Session, d: dict) -> Definition:
-    return Definition(
-        id=d["id"],
-        path=d["path"],
-        start_line=d["start_line"],
-        end_line=d["end_line"],
-        kind=d["kind"],
-        symbol=d["symbol"],
-        signature=session.clean(d.get("signature") or "") or "",
-        container=d.get("container"),
-        score=d.get("score"),
-        match=d.get("match"),
-    )
-
-
-def index_state(session: Session, index: dict) -> IndexState:
-    live = session.live.status()
-    return IndexState(
-        files=index["files"],
-        spans=index["spans"],
-        embedded_fraction=index["embedded_fraction"],
-        pending_files=live["pending"]["files"] + live["pending"]["buffers"],
-        pending_embeddings=index["pending_embeddings"],
-        state=live["state"],
-        last_update=index.get("last_update"),
-        mode=index.get("mode"),
-        note=index.get("note"),
-    )
+def definition(session: Session, span: SpanSummary, found: SymbolMatch | None = None) -> Definition:
+    """A definition for the agent, its signature redacted."""
+    return Definition.of(span, session.clean(span.signature) or "", found)

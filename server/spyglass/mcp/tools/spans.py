@@ -10,7 +10,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from ...engine.spans import parse_span_id
+from ...engine import parse_span_id
 from .. import render
 from ..models import ContextOutput, SpanOutput
 from ..session import Session
@@ -43,21 +43,7 @@ def register(server: MCPServer, session: Session) -> None:
         session.rel(ref.path)  # refuses ids that point outside the workspace
         found = session.call("get_span", session.ws.span, id, context_lines=context_lines)
         text, trimmed = trim(session.clean(found.text) or "", max_tokens)
-        out = SpanOutput(
-            id=found.id,
-            status=found.status,
-            current_id=found.current_id,
-            path=found.path,
-            start_line=found.start_line,
-            end_line=found.end_line,
-            kind=found.kind,
-            symbol=found.symbol,
-            text=text,
-            text_start_line=found.text_start_line,
-            text_end_line=found.text_end_line,
-            trimmed=trimmed,
-            message=found.message,
-        )
+        out = SpanOutput.of(found, text, trimmed)
         return answer(out, render.span(out))
 
     @server.tool(
@@ -74,15 +60,15 @@ def register(server: MCPServer, session: Session) -> None:
         if not (session.root / rel).is_file():
             raise ToolError(f"{rel} is not a file in the workspace")
         found = session.call("get_context", session.ws.context, rel, line)
-        span = found.get("span")
+        span = found.span
         out = ContextOutput(
             path=rel,
             line=line,
-            language=found.get("language"),
+            language=found.language,
             symbol=definition(session, span) if span else None,
-            doc=session.clean(span.get("doc")) if span else None,
-            imports=[session.clean(i) or "" for i in found.get("imports", [])],
-            references=[definition(session, d) for d in found.get("references", [])],
-            message=found.get("message"),
+            doc=session.clean(span.doc) if span else None,
+            imports=[session.clean(i) or "" for i in found.imports],
+            references=[definition(session, d) for d in found.references],
+            message=found.message,
         )
         return answer(out, render.context(out))
