@@ -4,9 +4,18 @@ root. Text that may hold secrets (snippets, signatures, span text) comes in alre
 
 from __future__ import annotations
 
+from dataclasses import fields
+from typing import Any
+
 from pydantic import BaseModel, Field
 
 from ..engine import LiveStatus, SearchedIndex, SearchHit, SpanLookup, SpanSummary, SymbolMatch
+
+
+def _fields(answer: Any, **overrides: Any) -> dict[str, Any]:
+    """An engine answer's fields by name, with ``overrides``: the answers use the wire's field names, so a
+    model takes the ones it declares (pydantic ignores the rest)."""
+    return {f.name: getattr(answer, f.name) for f in fields(answer)} | overrides
 
 
 class Why(BaseModel):
@@ -58,19 +67,8 @@ class SearchResult(BaseModel):
 
     @classmethod
     def of(cls, hit: SearchHit, snippet: str) -> SearchResult:
-        return cls(
-            id=hit.id,
-            path=hit.path,
-            start_line=hit.start_line,
-            end_line=hit.end_line,
-            kind=hit.kind,
-            symbol=hit.symbol,
-            language=hit.language,
-            score=hit.score,
-            why=Why(signals=hit.why.signals, terms=hit.why.terms),
-            snippet=snippet,
-            file_matches=hit.file_matches,
-        )
+        why = Why(signals=hit.why.signals, terms=hit.why.terms)
+        return cls.model_validate(_fields(hit, why=why, snippet=snippet))
 
 
 class SearchOutput(BaseModel):
@@ -97,21 +95,7 @@ class SpanOutput(BaseModel):
 
     @classmethod
     def of(cls, found: SpanLookup, text: str, trimmed: bool) -> SpanOutput:
-        return cls(
-            id=found.id,
-            status=found.status,
-            current_id=found.current_id,
-            path=found.path,
-            start_line=found.start_line,
-            end_line=found.end_line,
-            kind=found.kind,
-            symbol=found.symbol,
-            text=text,
-            text_start_line=found.text_start_line,
-            text_end_line=found.text_end_line,
-            trimmed=trimmed,
-            message=found.message,
-        )
+        return cls.model_validate(_fields(found, text=text, trimmed=trimmed))
 
 
 class Definition(BaseModel):
@@ -131,18 +115,8 @@ class Definition(BaseModel):
     @classmethod
     def of(cls, span: SpanSummary, signature: str, found: SymbolMatch | None = None) -> Definition:
         """A definition; ``found``: how a name search matched it."""
-        return cls(
-            id=span.id,
-            path=span.path,
-            start_line=span.start_line,
-            end_line=span.end_line,
-            kind=span.kind,
-            symbol=span.symbol,
-            signature=signature,
-            container=span.container,
-            score=found.score if found else None,
-            match=found.match if found else None,
-        )
+        match = {"score": found.score, "match": found.match} if found else {}
+        return cls.model_validate(_fields(span, signature=signature, **match))
 
 
 class SymbolOutput(BaseModel):
