@@ -39,17 +39,8 @@ class IndexState(BaseModel):
     @classmethod
     def of(cls, index: SearchedIndex, live: LiveStatus) -> IndexState:
         """The index a search used, with the live index's state and pending work."""
-        return cls(
-            files=index.files,
-            spans=index.spans,
-            embedded_fraction=index.embedded_fraction,
-            pending_files=live.pending.files + live.pending.buffers,
-            pending_embeddings=index.pending_embeddings,
-            state=live.state,
-            last_update=index.last_update,
-            mode=index.mode,
-            note=index.note,
-        )
+        pending_files = live.pending.files + live.pending.buffers
+        return cls.model_validate(_fields(index, pending_files=pending_files, state=live.state))
 
 
 class SearchResult(BaseModel):
@@ -154,23 +145,8 @@ class StatusOutput(BaseModel):
 
     @classmethod
     def of(cls, status: LiveStatus, head_commit: str | None, branch: str | None) -> StatusOutput:
-        return cls(
-            root=status.root,
-            files=status.files,
-            spans=status.spans,
-            embedded=status.embedded,
-            embedded_fraction=status.embedded_fraction,
-            pending_embeddings=status.pending_embeddings,
-            pending_files=status.pending.files + status.pending.buffers,
-            state=status.state,
-            role=status.role,
-            model=status.model,
-            model_loaded=status.model_loaded,
-            last_update=status.last_update,
-            head_commit=head_commit,
-            branch=branch,
-            error=status.error,
-        )
+        pending_files = status.pending.files + status.pending.buffers
+        return cls.model_validate(_fields(status, pending_files=pending_files, head_commit=head_commit, branch=branch))
 
 
 class ReindexOutput(BaseModel):
