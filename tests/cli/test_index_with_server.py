@@ -163,10 +163,17 @@ def test_ctrl_c_while_waiting_for_the_server_exits_130(polyglot: Path):
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            # Ctrl-C as in a terminal, even when the tests run where SIGINT is ignored (`nohup ... &`)
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
         assert holder.stdout.readline().strip() == "answered"
         waiting.send_signal(signal.SIGINT)
-        out, err = waiting.communicate(timeout=60)
+        try:
+            out, err = waiting.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            waiting.kill()  # never leave it running for a later test to trip over
+            out, err = waiting.communicate()
+            raise AssertionError(f"`spyglass index` did not stop on Ctrl-C within 60 s; its stderr:\n{err}") from None
         assert waiting.returncode == 130, err
         assert "stopped waiting" in err and "Traceback" not in err
     finally:
