@@ -52,10 +52,3 @@ def test_tests_read_nothing_beside_the_repository():
         with pytest.raises(OutsideRepository, match="tests may not read outside the repository"):
             attempt()
     assert (REPO / "README.md").read_text(encoding="utf-8").startswith("# Spyglass")  # inside: allowed
-
-
-def test_a_folder_knows_the_language_server_only_by_a_protocol():
-    """lsp/folders.py and lsp/progress.py import nothing of lsp/server.py (no import cycle)."""
-    for name in ("folders.py", "progress.py"):
-        source = (REPO / "server" / "spyglass" / "lsp" / name).read_text(encoding="utf-8")
-        assert not re.search(r"^\s*from \.server import|^\s*import .*\.server\b", source, re.M), name

@@ -2,7 +2,8 @@
 
 Nothing in this package imports an editor or agent protocol. This module is its public surface: the
 front ends (``spyglass.cli``, ``spyglass.lsp``, ``spyglass.mcp``) import from here and nowhere deeper
-(tests/test_floors.py checks it), so what they may rely on is the list below.
+(import-linter contracts in pyproject.toml, run by tests/test_floors.py, check it), so what they may rely
+on is the list below.
 """
 
 from .access import denied_message as access_denied_message
@@ -52,7 +53,7 @@ from .indexer import CHANGE_COUNTS, PHASES, IndexReport, Phase, ProgressFn
 from .live import FOLLOWING, LiveIndex
 from .owner import OwnerUnavailable
 from .owner import update_index as index_through_owner
-from .redact import redact
+from .redact import redact as redact_secrets
 from .search import CHARS_PER_TOKEN, SearchFilters, checked_kinds, checked_languages
 from .settings import DEFAULT_MODEL, Settings
 from .spans import KINDS, Kind, parse_span_id
@@ -120,5 +121,5 @@ __all__ = [
     "index_through_owner",
     "is_access_denied",
     "parse_span_id",
-    "redact",
+    "redact_secrets",
 ]

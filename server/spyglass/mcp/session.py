@@ -14,7 +14,7 @@ from typing import Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 
-from ..engine import LiveIndex, OutsideWorkspace, Phase, SpyglassError, Workspace, redact
+from ..engine import LiveIndex, OutsideWorkspace, Phase, SpyglassError, Workspace, redact_secrets
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +109,7 @@ class Session:
         """``text`` with secrets replaced by markers (counted)."""
         if not text:
             return text
-        out = redact(text)
+        out = redact_secrets(text)
         if out.count:
             with self._lock:
                 self.redactions += out.count
