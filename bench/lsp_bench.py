@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
 import shutil
 import sys
@@ -26,6 +25,9 @@ from pathlib import Path
 
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
+
+sys.path.insert(0, str(Path(__file__).parent))
+from common import emit  # noqa: E402
 
 NAMES = ["simplify", "Matrix", "lambdify", "integrate", "Poly", "solve", "expand", "parse_expr"]
 DESCRIPTIONS = ["where is the determinant computed", "convert an expression to latex", "solve linear equations"]
@@ -208,10 +210,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     report = asyncio.run(run(args))
-    text = json.dumps(report, indent=2)
-    print(text)
-    if args.out:
-        args.out.write_text(text + "\n", encoding="utf-8")
+    emit(report, args.out)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import shutil
 import sys
 import tempfile
@@ -26,6 +25,7 @@ from pathlib import Path
 from mcp import Client, StdioServerParameters
 
 sys.path.insert(0, str(Path(__file__).parent))
+from common import emit, spyglass_pids  # noqa: E402
 from index_bench import QUERIES  # noqa: E402
 
 CHARS_PER_TOKEN = 4
@@ -44,19 +44,6 @@ def rss_mb(pid: int) -> float | None:
     except OSError:
         return None
     return None
-
-
-def server_pids(root: Path) -> list[int]:
-    pids = []
-    for proc in Path("/proc").iterdir():
-        if proc.name.isdigit():
-            try:
-                cmd = (proc / "cmdline").read_bytes().split(b"\0")
-            except OSError:
-                continue
-            if b"mcp" in cmd and str(root).encode() in cmd:
-                pids.append(int(proc.name))
-    return sorted(pids)
 
 
 async def call(client: Client, tool: str, **args) -> tuple[dict, str]:
@@ -104,13 +91,13 @@ async def run(args) -> dict:
             "ratio": round(mean_files / mean_answer, 1),
         }
 
-        owner_pids = server_pids(root)
+        owner_pids = spyglass_pids(root, "mcp")
         async with Client(params, read_timeout_seconds=300) as second:
             while not (await call(second, "index_status"))[0]["model_loaded"]:
                 await asyncio.sleep(0.1)
             role = (await call(second, "index_status"))[0]["role"]
             await call(second, "search_code", query=QUERIES[1])
-            pids = server_pids(root)
+            pids = spyglass_pids(root, "mcp")
             follower = [p for p in pids if p not in owner_pids]
             report["memory_peak_rss_mb"] = {
                 "owner": [rss_mb(p) for p in owner_pids],
@@ -127,10 +114,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     report = asyncio.run(run(args))
-    text = json.dumps(report, indent=2)
-    print(text)
-    if args.out:
-        args.out.write_text(text + "\n", encoding="utf-8")
+    emit(report, args.out)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,9 @@ from lsprotocol import types
 from mcp import Client, StdioServerParameters
 from pygls.lsp.client import LanguageClient
 
+sys.path.insert(0, str(Path(__file__).parent))
+from common import emit, spyglass_pids  # noqa: E402
+
 QUERY = "where is the configuration file parsed"
 SPYGLASS = [sys.executable, "-m", "spyglass"]
 
@@ -41,22 +44,6 @@ def pss_mb(pid: int) -> float | None:
     except OSError:
         return None
     return None
-
-
-def children_of(root: Path, word: str) -> list[int]:
-    """Pids of spyglass processes whose command line has ``word`` and mentions ``root`` (or runs in it)."""
-    pids = []
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            cmd = (proc / "cmdline").read_bytes().split(b"\0")
-            cwd = (proc / "cwd").resolve()
-        except OSError:
-            continue
-        if b"spyglass" in cmd and word.encode() in cmd and (str(root).encode() in cmd or cwd == root):
-            pids.append(int(proc.name))
-    return sorted(pids)
 
 
 def timed_cli(root: Path, *args: str) -> tuple[float, str]:
@@ -133,7 +120,7 @@ async def fleet(root: Path) -> dict:
                 while cli_search.poll() is None:
                     peak_cli = max(peak_cli, pss_mb(cli_search.pid) or 0.0)
                     await asyncio.sleep(0.05)
-                mcp_pids, lsp_pids = children_of(root, "mcp"), children_of(root, "lsp")
+                mcp_pids, lsp_pids = spyglass_pids(root, "mcp"), spyglass_pids(root, "lsp")
                 roles = []
                 for client in (first, second, third):
                     status = (await client.call_tool("index_status", {})).structured_content
@@ -167,10 +154,7 @@ def main() -> None:
         report = {"corpus": str(args.corpus), "cli": cli(root, args.runs), **asyncio.run(fleet(root))}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    text = json.dumps(report, indent=2)
-    print(text)
-    if args.out:
-        args.out.write_text(text + "\n", encoding="utf-8")
+    emit(report, args.out)
 
 
 if __name__ == "__main__":
