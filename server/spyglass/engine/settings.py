@@ -64,8 +64,15 @@ class Settings(BaseModel):
 
     model: str = Field(
         DEFAULT_MODEL,
-        description="Embedding model: the bundled 'all-MiniLM-L6-v2', a local model directory, or a "
-        "sentence-transformers hub name already in the local Hugging Face cache.",
+        description="Embedding model: the bundled 'all-MiniLM-L6-v2', a local model directory (an ONNX export "
+        "with its tokenizer.json, or a sentence-transformers model), or a sentence-transformers hub name already "
+        "in the local Hugging Face cache.",
+    )
+    encoder: Literal["auto", "onnx", "sentence-transformers"] = Field(
+        "auto",
+        description="What runs the model: 'onnx' (ONNX Runtime, no torch), 'sentence-transformers' (torch; the "
+        "spyglass[sentence-transformers] extra), or 'auto': ONNX for the bundled model and for folders holding an "
+        ".onnx file, sentence-transformers for the rest.",
     )
     include: list[str] = Field(
         default_factory=list,

@@ -110,6 +110,7 @@ class Workspace:
         self.embedder = (
             Embedder(
                 settings.model,
+                encoder=settings.encoder,
                 threads=settings.threads,
                 max_tokens=settings.embed_max_tokens,
                 batch_size=settings.batch_size,

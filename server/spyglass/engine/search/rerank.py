@@ -51,6 +51,12 @@ class CrossEncoderReranker:
 
                     torch.set_num_threads(self.threads)
                     self._model = CrossEncoder(self.name, device="cpu")
+                except ImportError as e:
+                    self._error = ModelLoadError(
+                        f"the re-ranking model {self.name!r} needs sentence-transformers and torch ({e}); "
+                        "install them with `pip install 'spyglass[sentence-transformers]'`"
+                    )
+                    raise self._error from e
                 except Exception as e:  # noqa: BLE001 - any failure to load is reported the same way
                     self._error = ModelLoadError(f"cannot load re-ranking model {self.name!r}: {e}")
                     raise self._error from e

@@ -1,0 +1,103 @@
+"""An embedding model run by ONNX Runtime, tokenized by the ``tokenizers`` library: no torch, ~0.3 s to load.
+
+A model folder holds a ``tokenizer.json`` and an ``.onnx`` graph taking ``input_ids`` and ``attention_mask`` (and
+``token_type_ids`` if it asks for them). The graph returns either pooled vectors ``[batch, dims]`` (the bundled
+export pools and normalises inside) or token states ``[batch, tokens, dims]``, which are mean-pooled here.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import ModelLoadError
+
+
+def onnx_file(folder: Path) -> Path | None:
+    """The graph to load from a model folder: ``model.onnx``, else the only ``.onnx`` file (also in ``onnx/``)."""
+    for candidate in (folder / "model.onnx", folder / "onnx" / "model.onnx"):
+        if candidate.is_file():
+            return candidate
+    found = sorted(folder.glob("*.onnx")) or sorted(folder.glob("onnx/*.onnx"))
+    return found[0] if len(found) == 1 else None
+
+
+def _pad_token(folder: Path, tokenizer) -> tuple[int, str]:
+    """The padding token: tokenizer_config.json's pad_token if set, else [PAD] or <pad>, else id 0."""
+    names = []
+    config = folder / "tokenizer_config.json"
+    if config.is_file():
+        pad = json.loads(config.read_text(encoding="utf-8")).get("pad_token")
+        names.append(pad.get("content") if isinstance(pad, dict) else pad)
+    for name in [*names, "[PAD]", "<pad>"]:
+        if isinstance(name, str) and (token_id := tokenizer.token_to_id(name)) is not None:
+            return token_id, name
+    return 0, tokenizer.id_to_token(0) or ""
+
+
+class OnnxEncoder:
+    """One ONNX Runtime session on the CPU, ``threads`` threads inside each call."""
+
+    def __init__(self, folder: Path, graph: Path, threads: int):
+        try:
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+        except ImportError as e:
+            raise ModelLoadError(f"cannot load {graph}: {e}; reinstall spyglass") from e
+        tokenizer_file = folder / "tokenizer.json"
+        if not tokenizer_file.is_file():
+            raise ModelLoadError(f"model folder {folder} has an ONNX graph but no tokenizer.json beside it")
+        try:
+            self.tokenizer = Tokenizer.from_file(str(tokenizer_file))
+        except Exception as e:  # noqa: BLE001 - tokenizers raises a bare Exception for a bad file
+            raise ModelLoadError(f"cannot load the tokenizer {tokenizer_file}: {e}") from e
+        self.tokenizer.no_padding()
+        self.tokenizer.no_truncation()
+        self.pad_id, _ = _pad_token(folder, self.tokenizer)
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        # no arena: a batch of long texts needs ~0.5 GB of activations, which an arena would keep for good
+        options.enable_cpu_mem_arena = False
+        options.log_severity_level = 3  # errors only: its warnings would go to stderr on every load
+        try:
+            self.session = ort.InferenceSession(str(graph), options, providers=["CPUExecutionProvider"])
+        except Exception as e:  # noqa: BLE001 - ONNX Runtime raises its own types for a bad or unreadable file
+            raise ModelLoadError(f"cannot load the ONNX model {graph}: {e}") from e
+        self.inputs = {i.name for i in self.session.get_inputs()}
+        missing = {"input_ids", "attention_mask"} - self.inputs
+        if missing:
+            raise ModelLoadError(f"the ONNX model {graph} lacks the inputs {sorted(missing)}")
+        output = self.session.get_outputs()[0]
+        self.output = output.name
+        self.pooled = len(output.shape) == 2
+        dims = output.shape[-1]
+        self.dims = int(dims) if isinstance(dims, int) else int(self.encode(["x"], 8).shape[1])
+
+    def _tokenize(self, texts: list[str], max_tokens: int) -> list[list[int]]:
+        self.tokenizer.enable_truncation(max_length=max_tokens)
+        return [e.ids for e in self.tokenizer.encode_batch(texts)]
+
+    def count_tokens(self, texts: list[str], max_tokens: int) -> int:
+        return sum(len(ids) for ids in self._tokenize(texts, max_tokens))
+
+    def encode(self, texts: list[str], max_tokens: int) -> np.ndarray:
+        """One batch: padded to its longest text; unit-length rows."""
+        encoded = self._tokenize(texts, max_tokens)
+        width = max(len(ids) for ids in encoded)
+        ids = np.full((len(encoded), width), self.pad_id, dtype=np.int64)
+        mask = np.zeros((len(encoded), width), dtype=np.int64)
+        for row, tokens in enumerate(encoded):
+            ids[row, : len(tokens)] = tokens
+            mask[row, : len(tokens)] = 1
+        feed = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self.inputs:
+            feed["token_type_ids"] = np.zeros_like(ids)
+        out = self.session.run([self.output], feed)[0].astype(np.float32, copy=False)
+        if not self.pooled:  # token states: mean over the real tokens
+            weights = mask[:, :, None].astype(np.float32)
+            out = (out * weights).sum(1) / np.maximum(weights.sum(1), 1e-9)
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        return out / np.maximum(norms, 1e-12)
