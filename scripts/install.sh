@@ -72,6 +72,7 @@ else
 pygls, mcp (the model ships inside Spyglass; no torch)" "$VENV/bin/python" -m pip install --progress-bar off -e .
 fi
 "$VENV/bin/spyglass" --help >/dev/null
-torch=$("$VENV/bin/python" -c 'import importlib.util as u; print("with torch" if u.find_spec("torch") else "no torch")')
+torch=$("$VENV/bin/python" -c 'import importlib.util as u; print("with torch" if u.find_spec("torch") else "no torch")' \
+    2>/dev/null || echo "torch unknown")
 say "installed spyglass in $(cd "$VENV" && pwd) in $(elapsed "$start"): $(du -sh "$VENV" | cut -f1) on disk, $torch \
 (pip's output: $LOG)"

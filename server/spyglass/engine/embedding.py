@@ -117,18 +117,27 @@ class Embedder:
         self._encoder: Encoder | None = None
         self._load_lock = threading.Lock()
         self._encode_lock = threading.Lock()
+        self._tried = threading.Event()  # a load has finished, loaded or not
 
     @property
     def loaded(self) -> bool:
         return self._encoder is not None
 
+    def wait_loaded(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for a load another thread started; whether the model is loaded."""
+        self._tried.wait(timeout)
+        return self.loaded
+
     def load(self) -> Encoder:
         """Load the model now (idempotent); raises ModelLoadError with the cause and a fix."""
         with self._load_lock:
-            if self._encoder is None:
-                self._encoder = self._open()
-                log.info("embedding model %s loaded (%s)", self.model_id, self.kind)
-            return self._encoder
+            try:
+                if self._encoder is None:
+                    self._encoder = self._open()
+                    log.info("embedding model %s loaded (%s)", self.model_id, self.kind)
+                return self._encoder
+            finally:
+                self._tried.set()
 
     def _open(self) -> Encoder:
         source = _bundled_weights() if self._source == BUNDLED_WEIGHTS else self._source

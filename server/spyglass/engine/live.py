@@ -121,8 +121,8 @@ class LiveIndex:
 
     # -- life ------------------------------------------------------------------------------------
     def start(self) -> LiveIndex:
-        """Start the writer (and the watcher); the model loads beside them, and until it has loaded,
-        searches answer from the lexical signals (flagged in their ``index.note``)."""
+        """Start the writer (and the watcher); the model loads beside them, and if it has not loaded within
+        MODEL_WAIT_SECONDS of a search, that search answers from the lexical signals (flagged in its ``index.note``)."""
         self.ws.searcher.wait_for_model = False
         if self.ws.embedder is not None:
             loader = threading.Thread(target=self._load_model, name=MODEL_THREAD, daemon=True)

@@ -35,6 +35,9 @@ log = logging.getLogger(__name__)
 
 NO_FILES: dict[str, list[str] | None] = {}  # the files cache of a search that reads none
 SNIPPET_LINES = 8
+# A search that comes while a server is still loading its model waits this long for it: the bundled ONNX model
+# loads in ~0.2 s, so the first answer is hybrid; a sentence-transformers model (~5 s) answers lexically first.
+MODEL_WAIT_SECONDS = 1.5
 
 
 class Searcher:
@@ -52,7 +55,7 @@ class Searcher:
         self.vectors = vectors if vectors is not None else StoreVectors(store)
         self.reranker = reranker
         self.config = config
-        # False: while the model is still loading, answer from the lexical signals instead of waiting
+        # False: while the model is still loading, answer from the lexical signals after MODEL_WAIT_SECONDS
         self.wait_for_model = True
         # a file's current text by path (unsaved editor text included), to number snippets; None: the index's
         self.read_text: Callable[[str], str | None] | None = None
@@ -119,7 +122,7 @@ class Searcher:
             return {}, f"no span is embedded yet ({why})" if why else "no span is embedded yet"
         if self.store.get_meta("model_id") != self.embedder.model_id:
             return {}, f"the index was embedded with {self.store.get_meta('model_id')}, not {self.embedder.model_id}"
-        if not self.wait_for_model and not self.embedder.loaded:
+        if not self.wait_for_model and not self.embedder.wait_loaded(MODEL_WAIT_SECONDS):
             return {}, "the embedding model is still loading"
         with_title = bool(q.title and self.config.weights.get("title_vector"))
         try:
