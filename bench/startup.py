@@ -9,7 +9,8 @@ temporary folder. Measured there:
   2. a fresh `spyglass mcp` server: seconds from spawn to its first answer with vectors (`mode: hybrid`);
   3. three MCP servers and one language server on the workspace at once, each having answered a search with
      vectors, plus a CLI search while they run: the PSS of every process (/proc/PID/smaps_rollup: shared pages
-     divided among their users, so the sum is what they cost together) and how many of them own the index.
+     divided among their users, so the sum is what they cost together), the largest sum of all five sampled at
+     one moment while the CLI search runs, and how many of them own the index.
 """
 
 from __future__ import annotations
@@ -115,12 +116,14 @@ async def fleet(root: Path) -> dict:
                 )
                 lsp.initialized(types.InitializedParams())
                 await lsp_hybrid(lsp)
-                cli_search = subprocess.Popen([*SPYGLASS, "search", QUERY], cwd=root, stdout=subprocess.DEVNULL)
-                peak_cli = 0.0
-                while cli_search.poll() is None:
-                    peak_cli = max(peak_cli, pss_mb(cli_search.pid) or 0.0)
-                    await asyncio.sleep(0.05)
                 mcp_pids, lsp_pids = spyglass_pids(root, "mcp"), spyglass_pids(root, "lsp")
+                cli_search = subprocess.Popen([*SPYGLASS, "search", QUERY], cwd=root, stdout=subprocess.DEVNULL)
+                peak_cli = peak_all = 0.0  # PSS of the CLI, and of all five processes sampled at the same moment
+                while cli_search.poll() is None:
+                    cli_pss = pss_mb(cli_search.pid) or 0.0
+                    peak_cli = max(peak_cli, cli_pss)
+                    peak_all = max(peak_all, cli_pss + sum(pss_mb(p) or 0.0 for p in mcp_pids + lsp_pids))
+                    await asyncio.sleep(0.05)
                 roles = []
                 for client in (first, second, third):
                     status = (await client.call_tool("index_status", {})).structured_content
@@ -132,7 +135,7 @@ async def fleet(root: Path) -> dict:
                 }
                 servers = [v for v in out["pss_mb"]["mcp"] + out["pss_mb"]["lsp"] if v]
                 out["pss_mb"]["servers_total"] = round(sum(servers), 1)
-                out["pss_mb"]["total_with_cli"] = round(sum(servers) + peak_cli, 1)
+                out["pss_mb"]["total_with_cli"] = round(peak_all, 1)
                 out["mcp_roles"] = roles
             finally:
                 await lsp.shutdown_async(None)

@@ -14,6 +14,9 @@ import numpy as np
 
 from ..errors import ModelLoadError
 
+# Calls with this many texts or more (indexing, not queries) use a second, prepacked session
+BATCH_TEXTS = 8
+
 
 def onnx_file(folder: Path) -> Path | None:
     """The graph to load from a model folder: ``model.onnx``, else the only ``.onnx`` file (also in ``onnx/``)."""
@@ -38,7 +41,8 @@ def _pad_token(folder: Path, tokenizer) -> tuple[int, str]:
 
 
 class OnnxEncoder:
-    """One ONNX Runtime session on the CPU, ``threads`` threads inside each call."""
+    """ONNX Runtime on the CPU, ``threads`` threads inside each call: a lean session for queries, and a second,
+    faster one made the first time a batch comes (so only a process that indexes pays for it)."""
 
     def __init__(self, folder: Path, graph: Path, threads: int):
         try:
@@ -56,16 +60,10 @@ class OnnxEncoder:
         self.tokenizer.no_padding()
         self.tokenizer.no_truncation()
         self.pad_id, _ = _pad_token(folder, self.tokenizer)
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        # no arena: a batch of long texts needs ~0.5 GB of activations, which an arena would keep for good
-        options.enable_cpu_mem_arena = False
-        options.log_severity_level = 3  # errors only: its warnings would go to stderr on every load
-        try:
-            self.session = ort.InferenceSession(str(graph), options, providers=["CPUExecutionProvider"])
-        except Exception as e:  # noqa: BLE001 - ONNX Runtime raises its own types for a bad or unreadable file
-            raise ModelLoadError(f"cannot load the ONNX model {graph}: {e}") from e
+        self.graph = graph
+        self.threads = threads
+        self.session = self._session(prepacked=False)
+        self._batch_session: ort.InferenceSession | None = None
         self.inputs = {i.name for i in self.session.get_inputs()}
         missing = {"input_ids", "attention_mask"} - self.inputs
         if missing:
@@ -75,6 +73,25 @@ class OnnxEncoder:
         self.pooled = len(output.shape) == 2
         dims = output.shape[-1]
         self.dims = int(dims) if isinstance(dims, int) else int(self.encode(["x"], 8).shape[1])
+
+    def _session(self, *, prepacked: bool):
+        """A session on the CPU. Unprepacked, it computes from the weights file itself, which ONNX Runtime
+        memory-maps, so every process that loads the model shares one copy (~3 ms a query). Prepacked, it
+        copies the MatMul weights into a faster layout (~40 MB private to this process), for batches."""
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = self.threads
+        options.inter_op_num_threads = 1
+        # no arena: a batch of long texts needs ~0.5 GB of activations, which an arena would keep for good
+        options.enable_cpu_mem_arena = False
+        options.log_severity_level = 3  # errors only: its warnings would go to stderr on every load
+        if not prepacked:
+            options.add_session_config_entry("session.disable_prepacking", "1")
+        try:
+            return ort.InferenceSession(str(self.graph), options, providers=["CPUExecutionProvider"])
+        except Exception as e:  # noqa: BLE001 - ONNX Runtime raises its own types for a bad or unreadable file
+            raise ModelLoadError(f"cannot load the ONNX model {self.graph}: {e}") from e
 
     def _tokenize(self, texts: list[str], max_tokens: int) -> list[list[int]]:
         self.tokenizer.enable_truncation(max_length=max_tokens)
@@ -95,7 +112,12 @@ class OnnxEncoder:
         feed = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self.inputs:
             feed["token_type_ids"] = np.zeros_like(ids)
-        out = self.session.run([self.output], feed)[0].astype(np.float32, copy=False)
+        session = self.session
+        if len(texts) >= BATCH_TEXTS:  # indexing: 1.5x faster with prepacked weights
+            if self._batch_session is None:
+                self._batch_session = self._session(prepacked=True)
+            session = self._batch_session
+        out = session.run([self.output], feed)[0].astype(np.float32, copy=False)
         if not self.pooled:  # token states: mean over the real tokens
             weights = mask[:, :, None].astype(np.float32)
             out = (out * weights).sum(1) / np.maximum(weights.sum(1), 1e-9)
