@@ -87,7 +87,7 @@ def cold_index(corpus: Path, work: Path, args) -> dict:
     }
     # raw model throughput on the same texts the pipeline embedded (or a sample of them)
     rows = ws.store.con.execute("SELECT kind, qualname, signature, doc, text FROM spans GROUP BY embed_hash").fetchall()
-    texts = [embed_text(*r, ws.settings.embed_max_tokens) for r in rows]
+    texts = [embed_text(*r, ws.settings.embed_max_tokens, ws.settings.embed_text) for r in rows]
     tokens_all = ws.embedder.count_tokens(texts)
     pipeline_tps = tokens_all / max(report.seconds.get("embed", 1e-9), 1e-9)
     sample = texts if args.raw_sample <= 0 else random.Random(1).sample(texts, min(args.raw_sample, len(texts)))

@@ -1,0 +1,132 @@
+"""The embedding encoders side by side on the same texts (issue 19's figures; a benchmark, not a test).
+
+    python bench/encoders.py CORPUS [--sample 2000] [--rounds 3] [--variant NAME=MODEL[@ENCODER]] ... [--out F]
+
+CORPUS must be indexed (`spyglass index CORPUS`): the texts are what the indexer embeds for its spans (the
+workspace's own recipe and token cut), a random sample of them. Default variants: the bundled model on ONNX
+Runtime (``onnx``) and on sentence-transformers (``torch``). For each variant:
+  - load: a fresh process that imports Spyglass, loads the model and embeds one query (seconds, peak RSS);
+  - query: one short query embedded 50 times, median ms;
+  - batch: the sample embedded as the indexer does (length-sorted batches of the workspace's batch size),
+    tokens/s and texts/s; variants take turns round by round, so a busy machine slows each alike;
+  - agreement with the first variant: min and mean cosine of the sample's vectors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from spyglass.engine import Embedder, Workspace
+from spyglass.engine.embedtext import embed_text
+
+LOAD = """
+import json, resource, sys, time
+t = time.perf_counter()
+from spyglass.engine import Embedder
+e = Embedder({model!r}, encoder={encoder!r})
+e.encode(["where is the configuration file parsed"])
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({{"seconds": time.perf_counter() - t, "peak_rss_mb": peak}}))
+"""
+
+
+def parse_variant(text: str) -> tuple[str, str, str]:
+    name, _, spec = text.partition("=")
+    model, _, encoder = spec.partition("@")
+    return name, model, encoder or "auto"
+
+
+def fresh_load(model: str, encoder: str, runs: int = 3) -> dict:
+    results = []
+    for _ in range(runs):
+        done = subprocess.run(
+            [sys.executable, "-c", LOAD.format(model=model, encoder=encoder)], capture_output=True, text=True
+        )
+        if done.returncode:
+            raise RuntimeError(done.stderr[-2000:])
+        results.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    return {
+        "seconds_median": round(statistics.median(r["seconds"] for r in results), 2),
+        "peak_rss_mb": round(max(r["peak_rss_mb"] for r in results)),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("corpus", type=Path)
+    ap.add_argument("--sample", type=int, default=2000)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--variant", action="append", default=[], help="NAME=MODEL[@ENCODER], repeatable")
+    ap.add_argument("--out", type=Path)
+    args = ap.parse_args()
+    variants = [parse_variant(v) for v in args.variant] or [
+        ("onnx", "all-MiniLM-L6-v2", "onnx"),
+        ("torch", "all-MiniLM-L6-v2", "sentence-transformers"),
+    ]
+    with Workspace.open(args.corpus) as ws:
+        settings = ws.settings
+        rows = ws.store.con.execute("SELECT kind, qualname, signature, doc, text FROM spans GROUP BY embed_hash")
+        texts = [embed_text(*r, settings.embed_max_tokens, settings.embed_text) for r in rows.fetchall()]
+    sample = random.Random(1).sample(texts, min(args.sample, len(texts)))
+    embedders = {
+        name: Embedder(
+            model,
+            encoder=encoder,
+            threads=settings.threads,
+            max_tokens=settings.embed_max_tokens,
+            batch_size=settings.batch_size,
+        )
+        for name, model, encoder in variants
+    }
+    out: dict = {"corpus": str(args.corpus), "sample_texts": len(sample), "variants": {}}
+    for name, model, encoder in variants:
+        embedder = embedders[name]
+        embedder.load()
+        queries = []
+        for _ in range(50):
+            t = time.perf_counter()
+            embedder.encode(["where is the configuration file parsed"])
+            queries.append(time.perf_counter() - t)
+        out["variants"][name] = {
+            "model": model,
+            "encoder": embedder.kind,
+            "load": fresh_load(model, encoder),
+            "query_ms_median": round(statistics.median(queries) * 1000, 2),
+            "tokens": embedder.count_tokens(sample),
+            "batch_seconds": [],
+        }
+        print(f"{name}: loaded", file=sys.stderr)
+    vectors = {}
+    for round_ in range(args.rounds):
+        for name, embedder in embedders.items():
+            t = time.perf_counter()
+            vectors[name] = embedder.encode(sample)
+            seconds = time.perf_counter() - t
+            out["variants"][name]["batch_seconds"].append(round(seconds, 2))
+            print(f"round {round_ + 1} {name}: {seconds:.1f}s", file=sys.stderr)
+    first = next(iter(vectors.values()))
+    for name, row in out["variants"].items():
+        seconds = statistics.median(row["batch_seconds"])
+        row["tokens_per_s"] = round(row["tokens"] / seconds)
+        row["texts_per_s"] = round(len(sample) / seconds, 1)
+        cosines = (vectors[name] * first).sum(1)
+        row["cosine_to_first"] = {"min": round(float(np.min(cosines)), 5), "mean": round(float(np.mean(cosines)), 5)}
+    out["peak_rss_mb_this_process"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    text = json.dumps(out, indent=2)
+    print(text)
+    if args.out:
+        args.out.write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
