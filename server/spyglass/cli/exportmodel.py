@@ -34,7 +34,7 @@ def cmd_export_model(args: argparse.Namespace) -> int:
     dims = Embedder(str(out), encoder="onnx").dims  # loads it back: a broken export fails here, not at index time
     print(
         f"spyglass: wrote {out} ({dims} dimensions) in {time.perf_counter() - started:.1f}s; "
-        f'use it with --model {out} or model = "{out}" in .spyglass/config.toml',
+        f'use it with --model {out} or model = "{out}" in .spyglass.toml',
         file=sys.stderr,
     )
     return 0
