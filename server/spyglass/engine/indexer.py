@@ -333,6 +333,7 @@ class Indexer:
             progress("model", 0, 1)
         try:
             dims = self.embedder.dims
+            self.embedder.check_index(self.store.get_meta("model_id"), self.store.get_meta("model_dims"))
         except ModelLoadError as e:
             report.model_error = str(e)
             self.store.set_meta("model_error", str(e))

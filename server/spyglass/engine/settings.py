@@ -68,11 +68,25 @@ class Settings(BaseModel):
         "with its tokenizer.json, or a sentence-transformers model), or a sentence-transformers hub name already "
         "in the local Hugging Face cache.",
     )
-    encoder: Literal["auto", "onnx", "sentence-transformers"] = Field(
+    encoder: Literal["auto", "onnx", "sentence-transformers", "openai"] = Field(
         "auto",
         description="What runs the model: 'onnx' (ONNX Runtime, no torch), 'sentence-transformers' (torch; the "
-        "spyglass[sentence-transformers] extra), or 'auto': ONNX for the bundled model and for folders holding an "
-        ".onnx file, sentence-transformers for the rest.",
+        "spyglass[sentence-transformers] extra), 'openai' (an OpenAI-compatible /v1/embeddings endpoint at "
+        "embed_url; `model` is the name it serves), or 'auto': ONNX for the bundled model and for folders holding "
+        "an .onnx file, sentence-transformers for the rest.",
+    )
+    embed_url: str = Field(
+        "",
+        description="With encoder 'openai': the endpoint's base URL, e.g. 'http://127.0.0.1:7997/v1' (requests go "
+        "to <embed_url>/embeddings). The text of every span is sent there: use an endpoint you trust.",
+    )
+    embed_api_key_env: str = Field(
+        "SPYGLASS_EMBED_API_KEY",
+        description="With encoder 'openai': the NAME of the environment variable holding the endpoint's key (sent "
+        "as 'Authorization: Bearer', only when the variable is set). Never the key itself.",
+    )
+    embed_timeout: float = Field(
+        60.0, gt=0, le=3600, description="With encoder 'openai': seconds to wait for one request before retrying."
     )
     include: list[str] = Field(
         default_factory=list,

@@ -114,6 +114,9 @@ class Workspace:
                 threads=settings.threads,
                 max_tokens=settings.embed_max_tokens,
                 batch_size=settings.batch_size,
+                embed_url=settings.embed_url,
+                api_key_env=settings.embed_api_key_env,
+                timeout=settings.embed_timeout,
             )
             if settings.embed
             else None

@@ -126,6 +126,7 @@ class Searcher:
             return {}, "the embedding model is still loading"
         with_title = bool(q.title and self.config.weights.get("title_vector"))
         try:
+            self.embedder.check_index(self.store.get_meta("model_id"), self.store.get_meta("model_dims"))
             encoded = self.embedder.encode([q.text, q.title] if with_title else [q.text])
         except ModelLoadError as e:
             return {}, str(e)
