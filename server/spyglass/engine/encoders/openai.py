@@ -126,8 +126,9 @@ class OpenAIEncoder:
         rows = self._rows(body, len(texts))
         if not first and rows.shape[1] != self.dims:
             raise ModelLoadError(
-                f"the embedding endpoint {self.base} now answers {rows.shape[1]}-dimensional vectors for {self.model!r}, "
-                f"not {self.dims}: the model behind it changed; restart Spyglass, and re-index with --rebuild"
+                f"the embedding endpoint {self.base} now answers {rows.shape[1]}-dimensional vectors for "
+                f"{self.model!r}, not {self.dims}: the model behind it changed; restart Spyglass, and re-index with "
+                "`spyglass index --rebuild`"
             )
         usage = body.get("usage")
         tokens = usage.get("prompt_tokens") if isinstance(usage, dict) else None
@@ -198,10 +199,10 @@ class OpenAIEncoder:
         """``; it serves: a, b`` from the endpoint's ``/models``, when it lists them."""
         try:
             response = self.client.get(f"{self.base}/models", timeout=min(self.timeout, 5.0))
-            names = [m.get("id") for m in response.json().get("data", []) if isinstance(m, dict)]
+            listed = [m.get("id") for m in response.json().get("data", []) if isinstance(m, dict)]
         except (httpx2.HTTPError, ValueError, AttributeError):
             return ""
-        names = [n for n in names if isinstance(n, str)]
+        names = [n for n in listed if isinstance(n, str)]
         return f"; it serves: {', '.join(names)} (set `model` to one of them)" if names else ""
 
 
