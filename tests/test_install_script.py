@@ -10,7 +10,13 @@ REPO = Path(__file__).resolve().parents[1]
 FAKE_PYTHON = r"""#!/usr/bin/env bash
 # a stand-in for python3 and the venv's python: `-m venv DIR`, `-m pip install ...`, `--version`
 if [ "$1" = "--version" ]; then echo "Python 3.11.7"; exit 0; fi
-if [ "$1" = "-c" ]; then echo "no torch"; exit 0; fi  # install.sh asks whether torch is installed
+if [ "$1" = "-c" ]; then  # install.sh asks whether torch is installed, or where a venv's packages go
+    case "$2" in
+        *sysconfig*) d="$(cd "$(dirname "$0")/.." && pwd)/site-packages"; mkdir -p "$d"; echo "$d" ;;
+        *) echo "no torch" ;;
+    esac
+    exit 0
+fi
 if [ "$1 $2" = "-m venv" ]; then
     mkdir -p "$3/bin" && cp "$0" "$3/bin/python"
     printf '#!/bin/sh\nexit 0\n' >"$3/bin/spyglass" && chmod +x "$3/bin/spyglass"
@@ -70,10 +76,14 @@ def test_the_tests_option_pins_the_cpu_torch_first(tmp_path):
     assert run.returncode == 0, run.stderr
     err = run.stderr
     steps = [line for line in err.splitlines() if line.startswith("[")]
-    assert [s[:5] for s in steps] == ["[1/4]", "[2/4]", "[3/4]", "[4/4]"]
+    assert [s[:5] for s in steps] == ["[1/5]", "[2/5]", "[3/5]", "[4/5]", "[5/5]"]
     assert "torch==2.13.0" in steps[2] and "MB" in steps[2]
     assert "Collecting torch==2.13.0" in err and "Downloading torch-1.0-py3-none-any.whl (12.5 MB)" in err
-    assert "Collecting .[test]" in err and err.count("done in ") == 3
+    assert "Collecting .[test]" in err and err.count("done in ") == 4
+    # the openai encoder's test server, in a venv of its own that reuses the torch above
+    assert "infinity-emb[server,torch]==" in steps[4] and str(tmp_path / "venv" / "embed-server") in steps[4]
+    pth = tmp_path / "venv" / "embed-server" / "site-packages" / "spyglass-venv.pth"
+    assert pth.read_text().strip() == str(tmp_path / "venv" / "site-packages")
 
 
 def test_a_failed_step_says_which_and_shows_the_log(tmp_path):
@@ -81,7 +91,7 @@ def test_a_failed_step_says_which_and_shows_the_log(tmp_path):
     assert run.returncode == 1
     assert "install failed at: installing torch==2.13.0" in run.stderr
     assert "ERROR: No matching distribution found for torch" in run.stderr
-    assert "[4/4]" not in run.stderr
+    assert "[4/5]" not in run.stderr
 
 
 def test_an_unknown_option_is_a_usage_error(tmp_path):
