@@ -23,7 +23,7 @@ import numpy as np
 from .encoders import Encoder
 from .encoders.onnx import OnnxEncoder, onnx_file
 from .errors import ModelLoadError
-from .settings import DEFAULT_MODEL
+from .settings import DEFAULT_KEY_ENV, DEFAULT_MODEL
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +114,7 @@ class Embedder:
         max_tokens: int = 256,
         batch_size: int = 32,
         embed_url: str = "",
-        api_key_env: str = "",
+        api_key_env: str = DEFAULT_KEY_ENV,
         timeout: float = 60.0,
     ):
         self.name = model
@@ -163,6 +163,14 @@ class Embedder:
         if looks_like_path(source) or Path(source).exists():
             source = str(_check_folder(source, "sentence-transformers"))
         return SentenceTransformerEncoder(source, self.name, self.threads, self.max_tokens)
+
+    def close(self) -> None:
+        """Release what the encoder holds open (an endpoint's connections); a later call loads it again."""
+        with self._load_lock:
+            encoder, self._encoder = self._encoder, None
+        close = getattr(encoder, "close", None)
+        if close is not None:
+            close()
 
     @property
     def dims(self) -> int:

@@ -21,6 +21,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 ENV_PREFIX = "SPYGLASS_"
+DEFAULT_KEY_ENV = "SPYGLASS_EMBED_API_KEY"  # where encoder "openai" looks for the endpoint's key, by default
 
 
 class PriorSettings(BaseModel):
@@ -81,7 +82,7 @@ class Settings(BaseModel):
         "to <embed_url>/embeddings). The text of every span is sent there: use an endpoint you trust.",
     )
     embed_api_key_env: str = Field(
-        "SPYGLASS_EMBED_API_KEY",
+        DEFAULT_KEY_ENV,
         description="With encoder 'openai': the NAME of the environment variable holding the endpoint's key (sent "
         "as 'Authorization: Bearer', only when the variable is set). Never the key itself.",
     )

@@ -222,6 +222,8 @@ class Workspace:
             except (SpyglassError, OSError, apsw.Error) as e:  # the next writer restores them instead
                 log.warning("could not restore the disk's text of open buffers: %s", e)
         self.buffers.clear()
+        if self.embedder is not None:
+            self.embedder.close()
         self.lock.release()
         self.store.close()
 

@@ -28,7 +28,11 @@ if logging.getLogger("httpx2").level == logging.NOTSET:
 
 RETRIES = 4  # attempts after the first, for connection errors, 429 and 5xx: 0.5, 1, 2, 4 s apart (with jitter)
 BACKOFF_SECONDS = 0.5
-CHARS_PER_TOKEN = 4  # texts are cut to max_tokens * this before sending: the server truncates to its own window
+CHARS_PER_TOKEN = 4  # for an estimate of tokens when the endpoint does not report them
+# Texts are cut to max_tokens * this many characters before sending, only to bound a request's size: the server
+# truncates to its own model's window. 4 would cut more than the model would on text with much whitespace or
+# symbols (ASCII art drawn with box characters lost 0.3% cosine against the local model at 4).
+CUT_CHARS_PER_TOKEN = 16
 RETRYABLE = {408, 409, 429, 500, 502, 503, 504}
 HINT = "start it, fix the `embed_url` setting, or set `encoder` back to 'auto' to use the bundled local model"
 
@@ -83,7 +87,11 @@ class OpenAIEncoder:
         self.client = httpx2.Client(timeout=httpx2.Timeout(timeout, connect=min(timeout, 10.0)), headers=headers)
         self.tokens_seen = 0  # prompt tokens the endpoint reported, over every request
         log.warning("embedding vectors come from %s (model %r): the code being indexed is sent there", self.url, model)
-        rows, _ = self._request(["model check"], first=True)  # fails fast: one retry if nothing listens
+        try:
+            rows, _ = self._request(["model check"], first=True)  # fails fast: one retry if nothing listens
+        except ModelLoadError:
+            self.client.close()
+            raise
         self.dims = int(rows.shape[1])
 
     def close(self) -> None:
@@ -112,7 +120,7 @@ class OpenAIEncoder:
     def _cut(text: str, max_tokens: int) -> str:
         # the server truncates to its model's window; this keeps requests a sane size. An empty input is an
         # error on some servers (OpenAI, TEI), so it is sent as one space.
-        return text[: max_tokens * CHARS_PER_TOKEN] or " "
+        return text[: max_tokens * CUT_CHARS_PER_TOKEN] or " "
 
     def _request(self, texts: list[str], *, first: bool = False) -> tuple[np.ndarray, int | None]:
         payload = {"model": self.model, "input": texts, "encoding_format": "float"}
