@@ -1,3 +1,5 @@
+from pathlib import Path
+
 from spyglass.engine.settings import Settings, load_settings
 
 
@@ -63,3 +65,24 @@ def test_a_bad_prior_warns_and_keeps_the_default(tmp_path):
     (tmp_path / ".spyglass.toml").write_text("[search.priors]\ntests = 3\n", encoding="utf-8")
     settings, warnings = load_settings(tmp_path, env={})
     assert settings.search.priors.tests == 0.3 and any("search" in w for w in warnings)
+
+
+def test_an_endpoint_from_config_and_its_key_only_by_the_variables_name(tmp_path):
+    (tmp_path / ".spyglass.toml").write_text(
+        'encoder = "openai"\nmodel = "bge-small-en-v1.5"\nembed_url = "http://127.0.0.1:7997/v1"\n', encoding="utf-8"
+    )
+    env = {"SPYGLASS_EMBED_TIMEOUT": "5", "SPYGLASS_EMBED_API_KEY": "sk-the-key-itself", "TEAM_KEY": "x"}
+    settings, warnings = load_settings(tmp_path, overrides={"embedApiKeyEnv": "TEAM_KEY"}, env=env)
+    assert warnings == []  # the key's own variable is no setting: it is read when the endpoint is used
+    assert (settings.encoder, settings.model) == ("openai", "bge-small-en-v1.5")
+    assert settings.embed_url == "http://127.0.0.1:7997/v1"
+    assert (settings.embed_timeout, settings.embed_api_key_env) == (5.0, "TEAM_KEY")
+    assert "sk-the-key-itself" not in settings.model_dump_json()
+    settings, warnings = load_settings(tmp_path, env={"SPYGLASS_EMBED_TIMEOUT": "0"})
+    assert settings.embed_timeout == Settings().embed_timeout and "embed_timeout" in "\n".join(warnings)
+
+
+def test_docs_list_every_setting():
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "indexing.md").read_text(encoding="utf-8")
+    table = docs[docs.index("## Settings") :]
+    assert [name for name in Settings.model_fields if f"`{name}" not in table] == []
