@@ -1,6 +1,7 @@
 """The embedding encoders side by side on the same texts (issue 19's figures; a benchmark, not a test).
 
     python bench/encoders.py CORPUS [--sample 2000] [--rounds 3] [--variant NAME=MODEL[@ENCODER]] ... [--out F]
+                             [--embed-url URL]   (for variants whose ENCODER is openai: an endpoint's base URL)
 
 CORPUS must be indexed (`spyglass index CORPUS`): the texts are what the indexer embeds for its spans (the
 workspace's own recipe and token cut), a random sample of them. Default variants: the bundled model on ONNX
@@ -10,6 +11,8 @@ Runtime (``onnx``) and on sentence-transformers (``torch``). For each variant:
   - batch: the sample embedded as the indexer does (length-sorted batches of the workspace's batch size),
     tokens/s and texts/s; variants take turns round by round, so a busy machine slows each alike;
   - agreement with the first variant: min and mean cosine of the sample's vectors.
+Tokens are counted once, by the first variant (the same texts for all), so tokens/s compare; an endpoint's
+own count (``usage.prompt_tokens``) is reported beside it as ``tokens_reported``.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ LOAD = """
 import json, resource, sys, time
 t = time.perf_counter()
 from spyglass.engine import Embedder
-e = Embedder({model!r}, encoder={encoder!r})
+e = Embedder({model!r}, encoder={encoder!r}, embed_url={url!r})
 e.encode(["where is the configuration file parsed"])
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps({{"seconds": time.perf_counter() - t, "peak_rss_mb": peak}}))
@@ -46,11 +49,11 @@ def parse_variant(text: str) -> tuple[str, str, str]:
     return name, model, encoder or "auto"
 
 
-def fresh_load(model: str, encoder: str, runs: int = 3) -> dict:
+def fresh_load(model: str, encoder: str, url: str, runs: int = 3) -> dict:
     results = []
     for _ in range(runs):
         done = subprocess.run(
-            [sys.executable, "-c", LOAD.format(model=model, encoder=encoder)], capture_output=True, text=True
+            [sys.executable, "-c", LOAD.format(model=model, encoder=encoder, url=url)], capture_output=True, text=True
         )
         if done.returncode:
             raise RuntimeError(done.stderr[-2000:])
@@ -68,6 +71,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--variant", action="append", default=[], help="NAME=MODEL[@ENCODER], repeatable")
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--embed-url", default="", help="the endpoint of variants with ENCODER openai")
     args = ap.parse_args()
     variants = [parse_variant(v) for v in args.variant] or [
         ("onnx", "all-MiniLM-L6-v2", "onnx"),
@@ -85,6 +89,7 @@ def main() -> None:
             threads=settings.threads,
             max_tokens=settings.embed_max_tokens,
             batch_size=settings.batch_size,
+            embed_url=args.embed_url,
         )
         for name, model, encoder in variants
     }
@@ -100,9 +105,9 @@ def main() -> None:
         out["variants"][name] = {
             "model": model,
             "encoder": embedder.kind,
-            "load": fresh_load(model, encoder),
+            "load": fresh_load(model, encoder, args.embed_url),
             "query_ms_median": round(statistics.median(queries) * 1000, 2),
-            "tokens": embedder.count_tokens(sample),
+            "tokens_reported": embedder.count_tokens(sample),
             "batch_seconds": [],
         }
         print(f"{name}: loaded", file=sys.stderr)
@@ -115,9 +120,11 @@ def main() -> None:
             out["variants"][name]["batch_seconds"].append(round(seconds, 2))
             print(f"round {round_ + 1} {name}: {seconds:.1f}s", file=sys.stderr)
     first = next(iter(vectors.values()))
+    tokens = next(iter(out["variants"].values()))["tokens_reported"]
     for name, row in out["variants"].items():
         seconds = statistics.median(row["batch_seconds"])
-        row["tokens_per_s"] = round(row["tokens"] / seconds)
+        row["tokens"] = tokens
+        row["tokens_per_s"] = round(tokens / seconds)
         row["texts_per_s"] = round(len(sample) / seconds, 1)
         cosines = (vectors[name] * first).sum(1)
         row["cosine_to_first"] = {"min": round(float(np.min(cosines)), 5), "mean": round(float(np.mean(cosines)), 5)}

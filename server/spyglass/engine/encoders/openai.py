@@ -27,6 +27,7 @@ if logging.getLogger("httpx2").level == logging.NOTSET:
     logging.getLogger("httpx2").setLevel(logging.WARNING)  # not a line per request at info level
 
 RETRIES = 4  # attempts after the first, for connection errors, 429 and 5xx: 0.5, 1, 2, 4 s apart (with jitter)
+QUICK_TEXTS = 2  # a call with this few texts is a query (or the first check): one retry, so a search is not held up
 BACKOFF_SECONDS = 0.5
 CHARS_PER_TOKEN = 4  # for an estimate of tokens when the endpoint does not report them
 # Texts are cut to max_tokens * this many characters before sending, only to bound a request's size: the server
@@ -88,7 +89,7 @@ class OpenAIEncoder:
         self.tokens_seen = 0  # prompt tokens the endpoint reported, over every request
         log.warning("embedding vectors come from %s (model %r): the code being indexed is sent there", self.url, model)
         try:
-            rows, _ = self._request(["model check"], first=True)  # fails fast: one retry if nothing listens
+            rows, _ = self._request(["model check"], first=True)
         except ModelLoadError:
             self.client.close()
             raise
@@ -118,13 +119,14 @@ class OpenAIEncoder:
     # -- one request ------------------------------------------------------------------------------------
     @staticmethod
     def _cut(text: str, max_tokens: int) -> str:
-        # the server truncates to its model's window; this keeps requests a sane size. An empty input is an
-        # error on some servers (OpenAI, TEI), so it is sent as one space.
+        # the server truncates to its model's window; this keeps requests a sane size. Some servers refuse an
+        # empty input, so it is sent as one space.
         return text[: max_tokens * CUT_CHARS_PER_TOKEN] or " "
 
     def _request(self, texts: list[str], *, first: bool = False) -> tuple[np.ndarray, int | None]:
         payload = {"model": self.model, "input": texts, "encoding_format": "float"}
-        body = self._post(payload, retries=min(self.retries, 1) if first else self.retries)
+        quick = first or len(texts) <= QUICK_TEXTS
+        body = self._post(payload, retries=min(self.retries, 1) if quick else self.retries)
         served = body.get("model")
         if isinstance(served, str) and served and not same_model(self.model, served):
             raise ModelLoadError(
