@@ -71,12 +71,14 @@ if [ -n "$TESTS" ]; then
         "$VENV/bin/python" -m pip install --progress-bar off "$TORCH"
     step "installing Spyglass with its test tools and the sentence-transformers extra" \
         "$VENV/bin/python" -m pip install --progress-bar off -e ".[test]"
+    # pip would list the packages of $VENV that the side venv's pins "break" (numpy<2 against ml-dtypes, ...):
+    # it sees them through the .pth, but only torch is used from there, hence --no-warn-conflicts
     SERVER="$VENV/embed-server"
     [ -x "$SERVER/bin/python" ] || "$PYTHON" -m venv "$SERVER"
     "$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])' \
         >"$("$SERVER/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/spyglass-venv.pth"
     step "installing $INFINITY in $SERVER (an OpenAI-compatible embedding server for the tests; it uses the torch \
-above)" "$SERVER/bin/python" -m pip install --progress-bar off "$TORCH" "$INFINITY"
+above)" "$SERVER/bin/python" -m pip install --progress-bar off --no-warn-conflicts "$TORCH" "$INFINITY"
 else
     step "installing Spyglass and its dependencies: tree-sitter grammars, SQLite extensions, ONNX Runtime, \
 pygls, mcp (the model ships inside Spyglass; no torch)" "$VENV/bin/python" -m pip install --progress-bar off -e .
