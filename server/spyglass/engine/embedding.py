@@ -165,9 +165,9 @@ class Embedder:
         return SentenceTransformerEncoder(source, self.name, self.threads, self.max_tokens)
 
     def close(self) -> None:
-        """Release what the encoder holds open (an endpoint's connections); a later call loads it again."""
-        with self._load_lock:
-            encoder, self._encoder = self._encoder, None
+        """Release what the encoder holds open (an endpoint's connections); a later call loads it again. Does
+        not wait for a load under way (a stopping server does not wait for its model either)."""
+        encoder, self._encoder = self._encoder, None
         close = getattr(encoder, "close", None)
         if close is not None:
             close()
