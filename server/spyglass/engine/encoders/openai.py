@@ -3,10 +3,10 @@ Ollama, llama.cpp's server, or OpenAI itself): for teams whose indexing outgrows
 
 The endpoint is named by the ``embed_url`` setting (its base URL, such as ``http://127.0.0.1:7997/v1``); the key, if
 the endpoint wants one, comes from the environment variable that ``embed_api_key_env`` names, never from a config
-file. Requests are bounded by ``embed_timeout`` and retried with backoff on connection errors, 429 and 5xx. The first
-request checks that the endpoint serves the configured model: it answers with the model's name, and a different one
-is a ``ModelLoadError`` (sending the code of a workspace to a model it was not indexed with would make its vectors
-meaningless). Vectors are normalised to unit length here: not every server does.
+file. Requests are bounded by ``embed_timeout`` and retried with backoff on connection errors, timeouts, 408, 409, 429
+and 5xx (a query's once, a batch's four times). Every answer names the model that made it: another model than the
+configured one is a ``ModelLoadError`` (its vectors would not compare with the index's), and so is a dimension that
+changes. Vectors are normalised to unit length here: not every server does.
 """
 
 from __future__ import annotations
@@ -86,7 +86,6 @@ class OpenAIEncoder:
             headers["Authorization"] = f"Bearer {key}"
         self.key_env = api_key_env
         self.client = httpx2.Client(timeout=httpx2.Timeout(timeout, connect=min(timeout, 10.0)), headers=headers)
-        self.tokens_seen = 0  # prompt tokens the endpoint reported, over every request
         log.warning("embedding vectors come from %s (model %r): the code being indexed is sent there", self.url, model)
         try:
             rows, _ = self._request(["model check"], first=True)
@@ -142,8 +141,6 @@ class OpenAIEncoder:
             )
         usage = body.get("usage")
         tokens = usage.get("prompt_tokens") if isinstance(usage, dict) else None
-        if isinstance(tokens, int):
-            self.tokens_seen += tokens
         norms = np.linalg.norm(rows, axis=1, keepdims=True)
         return rows / np.maximum(norms, 1e-12), tokens if isinstance(tokens, int) else None
 
