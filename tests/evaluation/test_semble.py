@@ -218,6 +218,7 @@ def test_cli_runs_the_suite_end_to_end_and_reuses_a_warm_index(tmp_path: Path):
     assert systems[PUBLISHED]["by_repo"] == {"shop": 0.5, "shop-all": 0.25}
     assert systems[PUBLISHED]["file_ndcg@10"] == 0.375
     assert report["config"]["texts_embedded"] > 0
+    assert report["config"]["encoder"] == "all-MiniLM-L6-v2 on onnx"  # the default: the bundled model on ONNX
 
     assert "| shop | python | 3 |" in proc.stdout and "| shop-all | go | 1 | 1.000 |" in proc.stdout
     assert "not in the snapshot" in proc.stdout and "| **mean of 2** |" in proc.stdout

@@ -178,7 +178,8 @@ def _semble(args: argparse.Namespace) -> int:
     except (SuiteError, MaterialiseError) as e:
         raise UsageError(str(e)) from e
     sys.stdout.write(format_suite_table(report))
-    sys.stdout.write(f"\nseconds: {json.dumps(report['config']['timing_seconds'])}\n")
+    cfg = report["config"]
+    sys.stdout.write(f"\nencoder: {cfg['encoder']}; seconds: {json.dumps(cfg['timing_seconds'])}\n")
     if args.out:
         write_report(args.out, report)
     return 0

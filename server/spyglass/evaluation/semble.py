@@ -364,6 +364,7 @@ def run_suite(
     scores: dict[str, list[InstanceScore]] = {s: [] for s in SYSTEMS}
     revisions: dict[str, dict[str, Any]] = {}
     missing_targets: dict[str, list[str]] = {}
+    encoders: set[str] = set()  # what embedded the queries (and any span indexed in this run)
     embedded = 0
     done = 0
     for name in sorted(set(names)):
@@ -387,6 +388,8 @@ def run_suite(
             "note": note,
         }
         with Workspace.open(folder, writer=True, overrides=config.overrides, memory_vectors=True) as ws:
+            if ws.embedder is not None:
+                encoders.add(f"{ws.embedder.model_id} on {ws.embedder.kind}")
             t = time.perf_counter()
             embedded += ws.index().texts_embedded
             timing["index"] += time.perf_counter() - t
@@ -437,6 +440,7 @@ def run_suite(
             "work": str(config.work),
             "mirrors": str(config.mirrors) if config.mirrors else None,
             "overrides": config.overrides,
+            "encoder": ", ".join(sorted(encoders)) or "none (lexical only)",
             "spans": config.spans,
             "revisions": revisions,
             "timing_seconds": {k: round(v, 2) for k, v in timing.items()},
