@@ -298,8 +298,10 @@ def summarise(
     for r, v in by_repo.items():
         if v is not None:
             by_language_values.setdefault(repos[r].language, []).append(v)
+    instances = sum(len(v) for v in by_repo_values.values())
     return {
-        "instances": sum(len(v) for v in by_repo_values.values()),
+        "instances": instances,
+        "n": {NDCG_KEY: instances},  # as metrics.aggregate: how many queries the figures are over
         "repositories": len(by_repo),
         NDCG_KEY: _mean(v for v in by_repo.values() if v is not None),
         "query_mean": _mean(v for vs in by_repo_values.values() for v in vs),
