@@ -26,6 +26,12 @@ def real_texts() -> list[str]:
     return texts + ["", "where is the cache invalidated", "ünïcödé 文字 ✓", "def f(x):\n    return x\n" * 200]
 
 
+def test_odd_texts_get_vectors_too():
+    """A lone surrogate (JSON allows one), control characters, only spaces, far over the token window."""
+    vectors = Embedder().encode(["find \ud800 here", "\x00\x01", " " * 10, "😀" * 400, ""])
+    assert vectors.shape == (5, 384) and np.isfinite(vectors).all()
+
+
 @pytest.mark.slow
 def test_the_shipped_onnx_model_matches_sentence_transformers():
     texts = real_texts()

@@ -127,3 +127,17 @@ def test_update_follows_the_files(root):
 )
 def test_is_test_path(path, expected):
     assert is_test_path(path) is expected
+
+
+def test_split_identifiers_finds_camel_case_parts(tmp_path: Path):
+    (tmp_path / "a.ts").write_text("export function renderTemplate(name) {}\n", encoding="utf-8")
+    (tmp_path / "b.ts").write_text("const other = 1\n", encoding="utf-8")
+    assert query_terms("renderTemplate engine", split=True) == ["rendertemplate", "render", "template", "engine"]
+    assert query_terms("renderTemplate engine") == ["rendertemplate", "engine"]
+    with BM25Files() as plain:
+        plain.build(tmp_path, ["a.ts", "b.ts"])
+        assert plain.search("render the template", 5) == []
+    with BM25Files(split_identifiers=True) as split:
+        split.build(tmp_path, ["a.ts", "b.ts"])
+        assert split.search("render the template", 5) == ["a.ts"]
+        assert split.search("renderTemplate", 5) == ["a.ts"]

@@ -250,6 +250,24 @@ def test_blobs_the_snapshot_lacks_are_left_out_and_reported(repo, tmp_path):
     assert materialise(git_dir, commit, dest).missing_paths == ("big.bin",)  # and again, without error
 
 
+def test_materialise_only_a_folder_of_the_commit(repo, tmp_path):
+    git_dir, c1, c2 = repo
+    dest = tmp_path / "dest"
+    materialise(git_dir, c1, dest, "src/pkg")
+    assert snapshot(dest) == {"a.py": "a = 1\n", "b.py": "b = 2\n", "copy_of_b.py": "b = 2\n"}
+    age(dest)
+    r = materialise(git_dir, c2, dest, "src/pkg/")  # incremental, as for a whole tree
+    assert snapshot(dest) == {"a.py": "a = 100\n", "b.py": "b = 2\n", "copy_of_b.py": "b = 2\n"}
+    assert (r.written, r.unchanged) == (1, 2) and mtime(dest / "b.py") == OLD_NS
+    with pytest.raises(RuntimeError, match="no folder"):
+        materialise(git_dir, c1, dest, "nowhere")
+    with pytest.raises(RuntimeError, match="not a folder"):
+        materialise(git_dir, c1, dest, "README.md")
+    with pytest.raises(UnsafePathError):
+        materialise(git_dir, c1, dest, "../x")
+    assert snapshot(dest)["a.py"] == "a = 100\n"  # a refused folder leaves the destination as it was
+
+
 def test_unknown_commit_is_an_error(repo, tmp_path):
     git_dir, _, _ = repo
     with pytest.raises(RuntimeError):

@@ -22,6 +22,7 @@ from ..evaluation.report import (
     write_report,
 )
 from ..evaluation.runner import EvalConfig, run
+from ..evaluation.semble import SYSTEMS, SuiteConfig, SuiteError, SuiteQuery, format_suite_table, load_suite, run_suite
 from . import render
 from .errors import UsageError
 
@@ -62,6 +63,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     r.add_argument("--out", type=Path, help="write the JSON report here")
     r.add_argument("--published", action="store_true", help="add the published Lite-274 rows to the table")
+
+    s = actions.add_parser(
+        "semble",
+        help="the semble suite: file NDCG@10 per repository, language and category, beside BM25 and semble's own",
+    )
+    s.add_argument("suite", type=Path, help="the suite folder (repos.json, queries.jsonl, published-semble.json)")
+    s.add_argument("--repos", default="", help="comma-separated repository names (default: every one with queries)")
+    s.add_argument("--work", type=Path, default=Path(".spyglass-eval"), help="where corpora are materialised")
+    s.add_argument("--mirrors", type=Path, help="folder of fetched git snapshots (<owner>+<name>/repo)")
+    s.add_argument("--no-embed", action="store_true", help="lexical search only")
+    s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="an engine setting (repeatable)")
+    s.add_argument("--out", type=Path, help="write the JSON report here")
 
     t = actions.add_parser("table", help="print saved reports as one Markdown table")
     t.add_argument("reports", type=Path, nargs="+")
@@ -143,6 +156,35 @@ def _history(args: argparse.Namespace) -> int:
     return 0
 
 
+def _semble(args: argparse.Namespace) -> int:
+    try:
+        suite = load_suite(args.suite)
+    except SuiteError as e:
+        raise UsageError(str(e)) from e
+    names = [r.strip() for r in args.repos.split(",") if r.strip()] or suite.repos_with_queries()
+    unknown = [n for n in names if n not in suite.repos]
+    if unknown:
+        raise UsageError(f"--repos: not in {args.suite / 'repos.json'}: {', '.join(unknown)}")
+    config = SuiteConfig(work=args.work.resolve(), mirrors=args.mirrors, overrides=_overrides(args.set, args.no_embed))
+
+    def progress(done: int, total: int, q: SuiteQuery, scores: dict) -> None:
+        ours, answer, control = (scores[name].file_rank for name in SYSTEMS)
+        render.err.print(
+            f"[{done}/{total}] {q.id}: first target at rank {ours} (--files {answer}, bm25 {control})", highlight=False
+        )
+
+    try:
+        report = run_suite(suite, names, config, on_result=progress)
+    except (SuiteError, MaterialiseError) as e:
+        raise UsageError(str(e)) from e
+    sys.stdout.write(format_suite_table(report))
+    cfg = report["config"]
+    sys.stdout.write(f"\nencoder: {cfg['encoder']}; seconds: {json.dumps(cfg['timing_seconds'])}\n")
+    if args.out:
+        write_report(args.out, report)
+    return 0
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     if args.eval_command == "compare":
         sys.stdout.write(compare(load_report(args.before), load_report(args.after)) + "\n")
@@ -152,6 +194,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return 0
     if args.eval_command == "history":
         return _history(args)
+    if args.eval_command == "semble":
+        return _semble(args)
     repos = {r.strip() for r in args.repos.split(",") if r.strip()} or None
     queries = load_any(args.queries, repos, ids_in(args.exclude))
     if args.limit:

@@ -3,7 +3,9 @@
 Every evaluation run scores this control next to Spyglass, as the bench README asks ("always run a
 plain BM25 baseline, e.g. SQLite FTS5 over whole files, in the same run as a control"). It is deliberately
 untuned: one row per file (its path and its whole content), the ``unicode61`` tokenizer, FTS5's default
-BM25 ranking, and a query that ORs the issue text's distinct words.
+BM25 ranking, and a query that ORs the issue text's distinct words. With ``split_identifiers`` (the semble
+suite's control) camelCase identifiers are also indexed and searched by their parts (``parseConfig``:
+``parse``, ``config``), as ``unicode61`` already does for snake_case.
 
 :func:`control_files` picks the control's corpus the way the README's control did (whole non-test
 source files), without being Python-only: a file is a source file if its extension names a language
@@ -25,6 +27,7 @@ import apsw
 
 from spyglass.engine.filerules import is_test_path
 from spyglass.engine.languages import is_code, language_for_path
+from spyglass.engine.textnorm import split_identifier, subword_terms
 
 log = logging.getLogger(__name__)
 
@@ -82,24 +85,27 @@ def control_files(files: list[str]) -> list[str]:
     return [f for f in files if is_source_path(f) and not is_test_path(f)]
 
 
-def query_terms(text: str, limit: int = MAX_QUERY_TERMS) -> list[str]:
+def query_terms(text: str, limit: int = MAX_QUERY_TERMS, split: bool = False) -> list[str]:
     """The distinct lower-case word tokens of ``text`` in order of appearance, without stopwords and
-    single characters, at most ``limit`` of them. Tokens split as ``unicode61`` splits them."""
+    single characters, at most ``limit`` of them. Tokens split as ``unicode61`` splits them; with ``split``,
+    a camelCase word is followed by its parts."""
     seen: dict[str, None] = {}
     for m in _WORD_RE.finditer(text):
-        word = m.group().lower()
-        if len(word) < 2 or word in STOPWORDS or word in seen:
-            continue
-        seen[word] = None
-        if len(seen) >= limit:
-            break
+        word = m.group()
+        parts = split_identifier(word) if split else []
+        for term in [word.lower(), *(parts if len(parts) > 1 else [])]:
+            if len(term) < 2 or term in STOPWORDS or term in seen:
+                continue
+            seen[term] = None
+            if len(seen) >= limit:
+                return list(seen)
     return list(seen)
 
 
-def fts_query(text: str, limit: int = MAX_QUERY_TERMS) -> str | None:
+def fts_query(text: str, limit: int = MAX_QUERY_TERMS, split: bool = False) -> str | None:
     """An FTS5 ``MATCH`` expression ORing the words of ``text`` (each one quoted, so no FTS5 syntax can
-    leak in), or None when it has none."""
-    terms = query_terms(text, limit)
+    leak in), or None when it has none; ``split`` as in :func:`query_terms`."""
+    terms = query_terms(text, limit, split)
     if not terms:
         return None
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
@@ -120,10 +126,12 @@ class BM25Files:
     """Whole files in an FTS5 table (columns ``path`` and ``content``, ``unicode61``), ranked by BM25.
 
     ``db_path`` None keeps the table in memory; a path keeps it in that SQLite file (emptied when
-    opened and by :meth:`build`). Use as a context manager or call :meth:`close`.
+    opened and by :meth:`build`). ``split_identifiers`` adds each file's camelCase sub-words to its content
+    and splits the query's camelCase words the same way. Use as a context manager or call :meth:`close`.
     """
 
-    def __init__(self, db_path: Path | None = None) -> None:
+    def __init__(self, db_path: Path | None = None, split_identifiers: bool = False) -> None:
+        self.split_identifiers = split_identifiers
         self._db = apsw.Connection(os.fspath(db_path) if db_path is not None else ":memory:")
         self._db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
         self._rows: dict[str, tuple[int, int, int]] = {}  # path -> (rowid, size, mtime_ns)
@@ -173,7 +181,7 @@ class BM25Files:
     # -- searching ---------------------------------------------------------------------------------
     def search(self, query: str, k: int) -> list[str]:
         """The paths of the ``k`` best files for ``query`` (any text: an issue, a few words), best first."""
-        match = fts_query(query)
+        match = fts_query(query, split=self.split_identifiers)
         if match is None or k <= 0:
             return []
         rows = self._db.execute("SELECT path FROM files WHERE files MATCH ? ORDER BY rank LIMIT ?", (match, k))
@@ -215,6 +223,8 @@ class BM25Files:
                     skipped += 1
                     continue
                 text = data.decode("utf-8", "replace")
+                if self.split_identifiers:
+                    text = f"{text}\n{subword_terms(text)}"
                 self._db.execute("INSERT INTO files (path, content) VALUES (?, ?)", (p, text))
                 self._rows[p] = (self._db.last_insert_rowid(), st.st_size, st.st_mtime_ns)
                 indexed += 1

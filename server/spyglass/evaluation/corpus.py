@@ -163,8 +163,9 @@ def repo_label(repo: str) -> str:
     return repo.strip("/").replace("/", "__")
 
 
-def materialise(git_dir: Path, commit: str, dest: Path) -> MaterialiseResult:
-    """Make ``dest`` hold exactly the tree of ``commit`` from the repository at ``git_dir``.
+def materialise(git_dir: Path, commit: str, dest: Path, subdir: str | None = None) -> MaterialiseResult:
+    """Make ``dest`` hold exactly the tree of ``commit`` from the repository at ``git_dir``; with ``subdir``
+    (a folder of the repository, e.g. ``lib/rack``), only that folder's tree, as ``dest``'s top.
 
     ``dest`` is created if needed. Files not in the tree are deleted (the top-level ``.spyglass``
     folder is kept), files whose content differs are written, identical files keep their mtime.
@@ -175,7 +176,7 @@ def materialise(git_dir: Path, commit: str, dest: Path) -> MaterialiseResult:
     git_dir = Path(git_dir)
     dest = Path(dest)
     full = _resolve_commit(git_dir, commit)
-    tree, skipped = _list_tree(git_dir, full)
+    tree, skipped = _list_tree(git_dir, _tree_of(git_dir, full, subdir) if subdir else full)
     algo = "sha256" if len(full) == 64 else "sha1"
 
     dest.mkdir(parents=True, exist_ok=True)
@@ -270,6 +271,19 @@ def _resolve_commit(git_dir: Path, commit: str) -> str:
         raise MaterialiseError(f"not a commit: {commit!r}")
     out = run_git(git_dir, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{commit}^{{commit}}")
     return out.decode("ascii").strip()
+
+
+def _tree_of(git_dir: Path, commit: str, subdir: str) -> str:
+    """The tree id of folder ``subdir`` at ``commit``; MaterialiseError when the commit has no such folder."""
+    parts = _check_path(subdir.strip("/"))
+    try:
+        out = run_git(git_dir, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{commit}:{'/'.join(parts)}")
+    except MaterialiseError:
+        raise MaterialiseError(f"{commit[:12]} has no folder {subdir!r}") from None
+    tree = out.decode("ascii").strip()
+    if run_git(git_dir, "cat-file", "-t", tree).strip() != b"tree":
+        raise MaterialiseError(f"{subdir!r} at {commit[:12]} is not a folder")
+    return tree
 
 
 def _list_tree(git_dir: Path, commit: str) -> tuple[dict[str, _Entry], int]:

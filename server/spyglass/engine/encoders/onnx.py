@@ -95,7 +95,11 @@ class OnnxEncoder:
 
     def _tokenize(self, texts: list[str], max_tokens: int) -> list[list[int]]:
         self.tokenizer.enable_truncation(max_length=max_tokens)
-        return [e.ids for e in self.tokenizer.encode_batch(texts)]
+        try:
+            encoded = self.tokenizer.encode_batch(texts)
+        except TypeError:  # a lone surrogate (from a client's JSON or a badly decoded file) is no valid text
+            encoded = self.tokenizer.encode_batch([t.encode("utf-8", "replace").decode("utf-8") for t in texts])
+        return [e.ids for e in encoded]
 
     def count_tokens(self, texts: list[str], max_tokens: int) -> int:
         return sum(len(ids) for ids in self._tokenize(texts, max_tokens))
