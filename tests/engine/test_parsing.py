@@ -260,7 +260,7 @@ EXPECTED = [
     ("guide.md", "section", "User Guide.Usage", 15, 22),
     ("guide.md", "section", "User Guide.Usage.Configuration", 19, 22),  # setext heading
     # kotlin: interface/enum keywords, object, companion object functions, extension function
-    ("Orders.kt", "module", "Orders", 1, 62),
+    ("Orders.kt", "module", "Orders", 1, 67),
     ("Orders.kt", "class", "OrderLine", 7, 7),
     ("Orders.kt", "interface", "OrderRepository", 10, 13),
     ("Orders.kt", "method", "OrderRepository.find", 11, 11),
@@ -274,6 +274,7 @@ EXPECTED = [
     ("Orders.kt", "method", "InMemoryOrders.save", 50, 52),
     ("Orders.kt", "function", "formatCents", 56, 60),
     ("Orders.kt", "function", "Order.stamp", 62, 62),  # fun Order.stamp()
+    ("Orders.kt", "function", "parseCents", 65, 67),  # a top-level @Throws(...) is in the span
     # scala: traits, case classes, objects (companion too), type members, Scala 3 enums
     ("Ledger.scala", "interface", "Balanced", 7, 11),
     ("Ledger.scala", "method", "Balanced.balance", 8, 8),  # abstract
@@ -465,6 +466,7 @@ def test_expected_spans(fixture: str, kind: str, qualname: str, start: int, end:
             "fun formatCents(cents: Long): String",
             "Formats a price in cents as a string with two decimals.",
         ),
+        ("Orders.kt", "parseCents", "fun parseCents(text: String): Long", 'Parses a price such as "12.50" into cents.'),
         ("Ledger.scala", "Balanced", "trait Balanced", "Something that has a balance."),
         (
             "Ledger.scala",

@@ -51,8 +51,9 @@ log = logging.getLogger(__name__)
 
 CLASS_LIKE = frozenset({"class", "interface", "struct", "enum", "type"})
 DEF_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "type", "module", "section"})
-# Sibling nodes directly above a definition that belong to it (outer attributes in Rust, Dart annotations).
-ATTRIBUTE_TYPES = frozenset({"attribute_item", "annotation"})
+# Sibling nodes directly above a definition that belong to it (outer attributes in Rust, Dart annotations,
+# Kotlin top-level annotations with arguments, which its grammar parses as annotated expressions).
+ATTRIBUTE_TYPES = frozenset({"attribute_item", "annotation", "annotated_expression"})
 # Comment node types whose name does not say "comment" (Haskell's ``-- |`` doc comments).
 COMMENT_TYPES = frozenset({"haddock"})
 SIGNATURE_CHARS = 200
