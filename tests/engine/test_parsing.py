@@ -555,6 +555,18 @@ def test_signatures_and_docs(fixture: str, qualname: str, signature: str, doc: s
     assert (signature, doc) in got, got
 
 
+def test_signature_trailing_equals() -> None:
+    # "= body" is cut from a signature (Scala, TS type aliases), a Ruby setter's name keeps its "="
+    assert find_in(parse_spans("a.scala", b"object O {\n  def f(x: Int): Int =\n    x + 1\n}\n"), "O.f").signature == (
+        "def f(x: Int): Int"
+    )
+    assert (
+        find_in(parse_spans("a.ts", b"type Pair =\n  | [number, number]\n  | null;\n"), "Pair").signature == "type Pair"
+    )
+    setter = b"class Box\n  def value=\n    @value = 1\n  end\nend\n"
+    assert find_in(parse_spans("box.rb", setter), "Box.value=").signature == "def value="
+
+
 def test_parents_and_languages() -> None:
     assert find("inventory.py", "Item.take").parent == "Item"
     assert find("inventory.py", "Item").parent is None

@@ -69,7 +69,7 @@ _EOL_STR_RE = re.compile(r"\r\n|\r|\n")
 _COMMENT_START_RE = re.compile(r"^(?:/\*+!?|\*+(?!/)|//+!?|#+!?|--+(?:[ \t]*[|^])?|;+|%+|=begin\b|=end\b)[ \t]?")
 _COMMENT_END_RE = re.compile(r"[ \t]*\*+/$")
 _STRING_PREFIX_RE = re.compile(r"^[rRbBuUfF]{0,2}('''|\"\"\"|'|\")")
-_TRAILING_PUNCT = ("=>", "{", ":", ";", "=")
+_TRAILING_PUNCT = ("=>", "{", ":", ";", " =")  # " =": not the "=" of a Ruby setter `def x=`
 _OPEN_PAREN_RE = re.compile(r"([(\[]) ")
 _CLOSE_PAREN_RE = re.compile(r",? (?=[)\]])|,(?=[)\]])")
 
@@ -405,6 +405,7 @@ def _is_comment(node: Node) -> bool:
 def _nest(defs: list[_Def], lines: _Lines, body_types: frozenset[str] = frozenset()) -> list[_Def]:
     """Arrange definitions in a tree by byte range; set lines, kinds and qualnames. Returns the roots."""
     defs.sort(key=lambda d: (d.start_byte, -d.end_byte))
+    def_nodes = frozenset((d.node.start_byte, d.node.end_byte) for d in defs)
     top: list[_Def] = []
     stack: list[_Def] = []
     for d in defs:
@@ -414,7 +415,7 @@ def _nest(defs: list[_Def], lines: _Lines, body_types: frozenset[str] = frozense
         d.start_line = lines.line_of(d.start_byte)
         d.end_line = lines.end_line_of(d.start_byte, d.end_byte)
         d.header_line = min(max(lines.line_of(d.name_node.start_byte), d.start_line), d.end_line)
-        _set_signature(d, lines, body_types)
+        _set_signature(d, lines, body_types, def_nodes)
         if d.kind == "function" and parent is not None and parent.kind in CLASS_LIKE:
             d.kind = "method"
         prefix = parent.qualname if parent is not None else None
@@ -594,17 +595,19 @@ def _module_qualname(rel_path: str, dotted: bool) -> str:
     return ".".join(parts) or p.stem
 
 
-def _find_body(d: _Def, body_types: frozenset[str] = frozenset()) -> tuple[Node, Node] | None:
+def _find_body(
+    d: _Def, body_types: frozenset[str] = frozenset(), def_nodes: frozenset[tuple[int, int]] = frozenset()
+) -> tuple[Node, Node] | None:
     """(owner, body): the first node near the definition with a ``body`` field (or a child of one of
-    ``body_types``) after the name."""
+    ``body_types``) after the name, not looking inside other definitions (``def_nodes``: byte ranges),
+    whose bodies are their own (a Zig ``const P = struct { fn f() {} }`` has no body of its own)."""
     name_end = d.name_node.end_byte
-    name_row = d.name_node.end_point[0]
     queue = [d.node]
     seen = 0
     while queue and seen < _BODY_SEARCH_NODES:
         node = queue.pop(0)
         seen += 1
-        if node.start_point[0] > name_row:  # below the header: a member's body, not this one's (Zig)
+        if node != d.node and (node.start_byte, node.end_byte) in def_nodes:
             continue
         body = node.child_by_field_name("body")
         if body is None and body_types:
@@ -615,11 +618,16 @@ def _find_body(d: _Def, body_types: frozenset[str] = frozenset()) -> tuple[Node,
     return None
 
 
-def _set_signature(d: _Def, lines: _Lines, body_types: frozenset[str] = frozenset()) -> None:
+def _set_signature(
+    d: _Def,
+    lines: _Lines,
+    body_types: frozenset[str] = frozenset(),
+    def_nodes: frozenset[tuple[int, int]] = frozenset(),
+) -> None:
     """The one-line signature (the text up to the body) and the last line of the header."""
     data = lines.data
     d.header_end = d.header_line
-    found = _find_body(d, body_types)
+    found = _find_body(d, body_types, def_nodes)
     if found is None:  # no body: the first line
         start = d.node.start_byte
         end = min(lines.start_of(lines.line_of(start) + 1), d.node.end_byte)
