@@ -223,6 +223,11 @@ SAMPLES = {
     "ruby": (b"require 'json'\nrequire_relative \"cart\"\nputs 1\n", 2),
     "php": (b"<?php\nuse Foo\\Bar;\nrequire_once 'x.php';\n", 2),
     "bash": (b"source ./lib.sh\n. other.sh\necho hi\n", 2),
+    "kotlin": (b"package a.b\n\nimport java.time.Instant\nimport kotlin.math.*\n\nfun f() = 1\n", 2),
+    "scala": (b"package p\nimport scala.collection.mutable\nimport a.{B, C}\nobject O\n", 2),
+    "swift": (b"import Foundation\nimport UIKit\nfunc f() {}\n", 2),
+    "haskell": (b"module M where\n\nimport Data.List (sort)\nimport qualified Data.Map as Map\n\nf = 1\n", 2),
+    "dart": (b"import 'dart:io';\nexport 'src/a.dart';\nvoid main() {}\n", 2),
 }
 
 

@@ -76,6 +76,17 @@ def editor_lines(data: bytes) -> list[bytes]:
         ("q.sql", "sql"),
         ("Makefile", "make"),
         ("Dockerfile", "dockerfile"),
+        ("Orders.kt", "kotlin"),
+        ("build.gradle.kts", "kotlin"),
+        ("Ledger.scala", "scala"),
+        ("worksheet.sc", "scala"),
+        ("Playlist.swift", "swift"),
+        ("stack.ex", "elixir"),
+        ("mix.exs", "elixir"),
+        ("init.lua", "lua"),
+        ("build.zig", "zig"),
+        ("Shapes.hs", "haskell"),
+        ("todo.dart", "dart"),
         ("x.unknownext", None),
         ("noext", None),
         ("weird.", None),
@@ -103,6 +114,27 @@ def find_in(r: ParseResult, qualname: str) -> Span:
 def test_every_grammar_and_query_loads(language: str) -> None:
     assert grammar_for(language) is not None
     assert grammar_for(language) is grammar_for(language)  # cached
+
+
+NEW_LANGUAGES = ["kotlin", "scala", "swift", "elixir", "lua", "zig", "haskell", "dart"]
+
+
+@pytest.mark.parametrize("language", NEW_LANGUAGES)
+def test_languages_parsed_since_issue_20_have_grammars_and_names(language: str) -> None:
+    assert language in languages.GRAMMARS and languages.is_code(language)
+    assert languages.known_language(language.capitalize()) == language
+
+
+def test_language_aliases() -> None:
+    assert [languages.canonical_language(a) for a in ("kt", "KTS", "ex", "exs", "hs")] == [
+        "kotlin",
+        "kotlin",
+        "elixir",
+        "elixir",
+        "haskell",
+    ]
+    assert language_for("bin/task", b"#!/usr/bin/env elixir\nIO.puts(1)\n") == "elixir"
+    assert language_for("bin/tool", b"#!/usr/bin/env runghc\nmain = pure ()\n") == "haskell"
 
 
 def test_labels_without_grammar() -> None:
@@ -227,6 +259,113 @@ EXPECTED = [
     ("guide.md", "section", "User Guide.Installation.Linux", 11, 14),
     ("guide.md", "section", "User Guide.Usage", 15, 22),
     ("guide.md", "section", "User Guide.Usage.Configuration", 19, 22),  # setext heading
+    # kotlin: interface/enum keywords, object, companion object functions, extension function
+    ("Orders.kt", "module", "Orders", 1, 67),
+    ("Orders.kt", "class", "OrderLine", 7, 7),
+    ("Orders.kt", "interface", "OrderRepository", 10, 13),
+    ("Orders.kt", "method", "OrderRepository.find", 11, 11),
+    ("Orders.kt", "enum", "OrderStatus", 15, 21),
+    ("Orders.kt", "method", "OrderStatus.isFinal", 20, 20),
+    ("Orders.kt", "class", "Order", 26, 43),
+    ("Orders.kt", "method", "Order.total", 31, 33),
+    ("Orders.kt", "method", "Order.addLine", 35, 38),
+    ("Orders.kt", "method", "Order.empty", 41, 41),  # in the unnamed companion object
+    ("Orders.kt", "class", "InMemoryOrders", 45, 53),  # object
+    ("Orders.kt", "method", "InMemoryOrders.save", 50, 52),
+    ("Orders.kt", "function", "formatCents", 56, 60),
+    ("Orders.kt", "function", "Order.stamp", 62, 62),  # fun Order.stamp()
+    ("Orders.kt", "function", "parseCents", 65, 67),  # a top-level @Throws(...) is in the span
+    # scala: traits, case classes, objects (companion too), type members, Scala 3 enums
+    ("Ledger.scala", "interface", "Balanced", 7, 11),
+    ("Ledger.scala", "method", "Balanced.balance", 8, 8),  # abstract
+    ("Ledger.scala", "class", "Entry", 14, 14),
+    ("Ledger.scala", "interface", "Side", 16, 16),
+    ("Ledger.scala", "class", "Debit", 17, 17),
+    ("Ledger.scala", "class", "Account", 21, 31),
+    ("Ledger.scala", "method", "Account.post", 25, 28),
+    ("Ledger.scala", "class", "Account", 33, 39),  # companion object
+    ("Ledger.scala", "method", "Account.opening", 34, 38),
+    ("Ledger.scala", "type", "Ledger.Accounts", 42, 42),
+    ("Ledger.scala", "method", "Ledger.transfer", 45, 48),
+    ("Ledger.scala", "method", "Ledger.trialBalance", 50, 51),
+    ("Ledger.scala", "enum", "Currency", 54, 57),
+    ("Ledger.scala", "function", "formatAmount", 59, 60),
+    # swift: protocol, struct, enum, class, init, extension
+    ("Playlist.swift", "interface", "Playable", 5, 8),
+    ("Playlist.swift", "method", "Playable.play", 7, 7),
+    ("Playlist.swift", "struct", "Track", 11, 18),
+    ("Playlist.swift", "method", "Track.play", 15, 17),
+    ("Playlist.swift", "enum", "RepeatMode", 20, 33),
+    ("Playlist.swift", "method", "RepeatMode.next", 26, 32),
+    ("Playlist.swift", "class", "Playlist", 36, 52),
+    ("Playlist.swift", "method", "Playlist.init", 40, 42),
+    ("Playlist.swift", "method", "Playlist.totalDuration", 45, 47),
+    ("Playlist.swift", "class", "Playlist", 54, 58),  # extension Playlist
+    ("Playlist.swift", "method", "Playlist.longest", 55, 57),
+    ("Playlist.swift", "function", "formatDuration", 61, 64),
+    # elixir: modules, protocol + impl, def/defp/defmacro, clauses of one function merged
+    ("stack.ex", "module", "stack", 1, 54),
+    ("stack.ex", "module", "Collections.Stack", 1, 45),
+    ("stack.ex", "interface", "Collections.Stack.Sized", 10, 13),
+    ("stack.ex", "method", "Collections.Stack.Sized.size", 12, 12),
+    ("stack.ex", "function", "Collections.Stack.new", 16, 16),
+    ("stack.ex", "function", "Collections.Stack.push", 22, 24),
+    ("stack.ex", "function", "Collections.Stack.pop", 27, 31),  # two clauses
+    ("stack.ex", "function", "Collections.Stack.depth", 33, 33),  # defp
+    ("stack.ex", "function", "Collections.Stack.with_stack", 35, 40),  # defmacro
+    ("stack.ex", "class", "Collections.Stack.Sized", 42, 44),  # defimpl
+    ("stack.ex", "module", "Collections.Queue", 47, 54),
+    ("stack.ex", "function", "Collections.Queue.enqueue", 53, 53),
+    # lua: M.f and M:f are methods of M, local functions, functions bound to names
+    ("inventory.lua", "method", "Inventory.new", 6, 11),
+    ("inventory.lua", "method", "Inventory.add", 14, 20),
+    ("inventory.lua", "method", "Inventory.count", 22, 30),
+    ("inventory.lua", "function", "weight_of", 32, 34),
+    ("inventory.lua", "method", "Inventory.total_weight", 37, 43),
+    ("inventory.lua", "function", "format_item", 45, 47),
+    ("inventory.lua", "function", "describe", 49, 55),
+    # zig: containers bound to names, a generic type (fn returning a struct), tests
+    ("ring.zig", "type", "RingError", 5, 5),
+    ("ring.zig", "enum", "End", 8, 18),
+    ("ring.zig", "method", "End.opposite", 12, 17),
+    ("ring.zig", "struct", "Ring", 21, 44),
+    ("ring.zig", "method", "Ring.push", 30, 34),
+    ("ring.zig", "method", "Ring.pop", 36, 42),
+    ("ring.zig", "struct", "Point", 46, 54),
+    ("ring.zig", "method", "Point.norm", 51, 53),
+    ("ring.zig", "struct", "Value", 56, 59),  # union
+    ("ring.zig", "function", "clamp", 61, 63),
+    ("ring.zig", "function", "ring keeps order", 65, 69),  # test block
+    # haskell: type signature + equations as one span, classes, instances, data types
+    ("Shapes.hs", "module", "Shapes", 1, 53),
+    ("Shapes.hs", "type", "Point", 13, 17),
+    ("Shapes.hs", "type", "Shape", 20, 23),
+    ("Shapes.hs", "type", "Name", 25, 25),
+    ("Shapes.hs", "type", "Area", 27, 27),
+    ("Shapes.hs", "interface", "HasArea", 30, 31),
+    ("Shapes.hs", "method", "HasArea.area", 31, 31),
+    ("Shapes.hs", "class", "Shape", 33, 35),  # instance HasArea Shape
+    ("Shapes.hs", "method", "Shape.area", 34, 35),  # two equations
+    ("Shapes.hs", "function", "perimeter", 38, 41),  # signature and two equations
+    ("Shapes.hs", "function", "largest", 44, 46),
+    ("Shapes.hs", "function", "describe", 48, 53),
+    ("Shapes.hs", "function", "describe.kind", 51, 53),  # where binding
+    # dart: the body beside the signature, annotations, getters, constructors, mixins, extensions
+    ("todo.dart", "enum", "Priority", 5, 5),
+    ("todo.dart", "class", "Completable", 8, 11),
+    ("todo.dart", "method", "Completable.complete", 10, 10),  # abstract
+    ("todo.dart", "class", "Task", 14, 28),
+    ("todo.dart", "method", "Task.Task", 19, 19),  # constructor
+    ("todo.dart", "method", "Task.done", 21, 22),  # @override getter
+    ("todo.dart", "method", "Task.complete", 24, 27),
+    ("todo.dart", "class", "Timestamps", 30, 35),  # mixin
+    ("todo.dart", "method", "Timestamps.ageInDays", 34, 34),
+    ("todo.dart", "class", "TodoList", 38, 52),
+    ("todo.dart", "method", "TodoList.tasks", 41, 41),
+    ("todo.dart", "method", "TodoList.pending", 49, 51),
+    ("todo.dart", "class", "TaskSummary", 54, 56),  # extension
+    ("todo.dart", "method", "TaskSummary.summary", 55, 55),
+    ("todo.dart", "function", "parseTask", 59, 64),
 ]
 
 
@@ -312,11 +451,120 @@ def test_expected_spans(fixture: str, kind: str, qualname: str, start: int, end:
         ("Cache.php", "Store", "interface Store", "Contract for cache stores."),
         ("deploy.sh", "log", "log()", "Print a message with a timestamp."),
         ("guide.md", "User Guide.Installation", "## Installation", ""),
+        ("Orders.kt", "Orders", "", "Order handling for the shop: orders, their lines and a repository."),
+        (
+            "Orders.kt",
+            "Order",
+            "class Order(val id: String, private val lines: MutableList<OrderLine> = mutableListOf())",
+            "An order placed by a customer.",
+        ),
+        ("Orders.kt", "Order.total", "fun total(): Long", "Total price of all lines, in cents."),
+        ("Orders.kt", "InMemoryOrders.find", "override fun find(id: String): Order?", ""),
+        (
+            "Orders.kt",
+            "formatCents",
+            "fun formatCents(cents: Long): String",
+            "Formats a price in cents as a string with two decimals.",
+        ),
+        ("Orders.kt", "parseCents", "fun parseCents(text: String): Long", 'Parses a price such as "12.50" into cents.'),
+        ("Ledger.scala", "Balanced", "trait Balanced", "Something that has a balance."),
+        (
+            "Ledger.scala",
+            "Account.post",
+            "def post(amount: BigDecimal, memo: String): BigDecimal",
+            "Record a posting and return the new balance.",
+        ),
+        (
+            "Ledger.scala",
+            "Ledger.transfer",
+            "def transfer(from: Account, to: Account, amount: BigDecimal): Unit",
+            "Move an amount between two accounts.",
+        ),
+        ("Playlist.swift", "Playable", "protocol Playable", "Anything that can be played for some time."),
+        ("Playlist.swift", "Playlist.init", "init(tracks: [Track])", ""),
+        (
+            "Playlist.swift",
+            "Playlist.totalDuration",
+            "func totalDuration() -> TimeInterval",
+            "Total length of the playlist in seconds.",
+        ),
+        (
+            "Playlist.swift",
+            "formatDuration",
+            "func formatDuration(_ seconds: TimeInterval) -> String",
+            "Formats seconds as minutes and seconds.",
+        ),
+        (
+            "stack.ex",
+            "Collections.Stack",
+            "defmodule Collections.Stack",
+            "A last-in, first-out stack backed by a list.",
+        ),
+        (
+            "stack.ex",
+            "Collections.Stack.push",
+            "def push(%__MODULE__{items: items} = stack, value)",
+            "Pushes a value on top of the stack.",
+        ),  # @doc above an @spec
+        (
+            "stack.ex",
+            "Collections.Stack.pop",
+            "def pop(%__MODULE__{items: []}), do: :error",
+            "Pops the top value, or returns :error when empty.",
+        ),
+        (
+            "stack.ex",
+            "Collections.Queue.enqueue",
+            "def enqueue({front, back}, value), do: {front, [value | back]}",
+            "Adds a value at the back.",
+        ),
+        (
+            "inventory.lua",
+            "Inventory.new",
+            "function Inventory.new(capacity)",
+            "Creates an empty inventory with room for `capacity` items.",
+        ),
+        (
+            "inventory.lua",
+            "Inventory.total_weight",
+            "function Inventory:total_weight()",
+            "Total weight of everything carried.",
+        ),
+        ("inventory.lua", "weight_of", "local function weight_of(item)", ""),
+        ("ring.zig", "ring", "", "A fixed-capacity ring buffer."),
+        (
+            "ring.zig",
+            "Ring",
+            "pub fn Ring(comptime T: type, comptime capacity: usize) type",
+            "A ring buffer of `capacity` items of type `T`.",
+        ),
+        ("ring.zig", "End", "pub const End = enum", "Which end of the buffer to read from."),
+        ("ring.zig", "Ring.push", "pub fn push(self: *Self, item: T) RingError!void", "Appends an item at the back."),
+        ("Shapes.hs", "Shapes", "", "Geometric shapes and their areas."),
+        ("Shapes.hs", "Point", "data Point = Point", "A point in the plane."),  # first after the imports
+        ("Shapes.hs", "perimeter", "perimeter :: Shape -> Double", "The length of a shape's outline."),
+        ("Shapes.hs", "HasArea.area", "area :: a -> Area", ""),
+        ("todo.dart", "Task", "class Task implements Completable", "One task on the list."),
+        ("todo.dart", "TodoList.pending", "List<Task> pending()", "Tasks that are not done yet."),
+        ("todo.dart", "Timestamps.ageInDays", "int ageInDays()", "Age of the item in whole days."),
+        ("todo.dart", "parseTask", "Task parseTask(String line)", 'Parses "title!" as a high-priority task.'),
     ],
 )
 def test_signatures_and_docs(fixture: str, qualname: str, signature: str, doc: str) -> None:
     got = [(s.signature, s.doc) for s in parsed(fixture).spans if s.qualname == qualname]
     assert (signature, doc) in got, got
+
+
+def test_signature_trailing_equals() -> None:
+    # "= body" is cut from a signature (Scala, TS type aliases), a Ruby setter's name keeps its "="
+    assert find_in(parse_spans("a.scala", b"object O {\n  def f(x: Int): Int =\n    x + 1\n}\n"), "O.f").signature == (
+        "def f(x: Int): Int"
+    )
+    assert (
+        find_in(parse_spans("a.ts", b"type Pair =\n  | [number, number]\n  | null;\n"), "Pair").signature == "type Pair"
+    )
+    setter = b"class Box\n  def value=\n    @value = 1\n  end\nend\n"
+    assert find_in(parse_spans("box.rb", setter), "Box.value=").signature == "def value="
 
 
 def test_parents_and_languages() -> None:

@@ -93,6 +93,32 @@ def test_index_search_and_incremental_updates_with_the_model(polyglot: Path):
         assert "cart.js" not in _paths(ws.search("shopping cart total"))
 
 
+def test_functions_of_every_newly_parsed_language_are_found_by_name(polyglot: Path):
+    expected = {  # query -> (language, path, kind, symbol, start line)
+        "formatCents": ("kotlin", "Orders.kt", "function", "formatCents", 56),
+        "trialBalance": ("scala", "Ledger.scala", "method", "Ledger.trialBalance", 50),
+        "totalDuration": ("swift", "Playlist.swift", "method", "Playlist.totalDuration", 45),
+        "enqueue": ("elixir", "stack.ex", "function", "Collections.Queue.enqueue", 53),
+        "total_weight": ("lua", "inventory.lua", "method", "Inventory.total_weight", 37),
+        "clamp": ("zig", "ring.zig", "function", "clamp", 61),
+        "perimeter": ("haskell", "Shapes.hs", "function", "perimeter", 38),
+        "parseTask": ("dart", "todo.dart", "function", "parseTask", 59),
+    }
+    with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:
+        ws.index()
+        for query, (language, path, kind, symbol, start) in expected.items():
+            top = ws.search(query).results[0]
+            assert (top.language, top.path, top.kind, top.symbol, top.start_line) == (
+                language,
+                path,
+                kind,
+                symbol,
+                start,
+            ), query
+            only = ws.search(query, filters=SearchFilters(languages=[language])).results
+            assert only and all(r.language == language for r in only)
+
+
 def test_filters_and_empty_results(polyglot: Path):
     with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:
         ws.index()

@@ -71,6 +71,11 @@ IMPORTS: dict[str, ImportSyntax] = {
         )
     ),
     "bash": ImportSyntax(frozenset(), "command", "name", frozenset({"source", "."})),
+    "kotlin": ImportSyntax(frozenset({"import"})),
+    "scala": ImportSyntax(frozenset({"import_declaration"})),
+    "swift": ImportSyntax(frozenset({"import_declaration"})),
+    "haskell": ImportSyntax(frozenset({"import"})),
+    "dart": ImportSyntax(frozenset({"import_or_export"})),
 }
 
 _WS_RE = re.compile(r"\s+")

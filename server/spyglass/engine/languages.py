@@ -36,6 +36,15 @@ class GrammarSpec:
     open_ended: frozenset[str] = frozenset()
     # The module span's qualname is the dotted path ("pkg/mod.py" -> "pkg.mod") rather than the stem.
     dotted_module: bool = False
+    # Child node types that are a definition's body where the grammar has no ``body`` field (Kotlin's
+    # function_body, Elixir's do_block): the signature is the text before it.
+    body_types: frozenset[str] = frozenset()
+    # Node types that, as the next sibling of a definition, are its body (Dart puts a function's body
+    # beside its signature rather than in it): the span runs on over it.
+    trailing_body: frozenset[str] = frozenset()
+    # Consecutive sibling definitions of one name are one span (Haskell's type signature and equations,
+    # Elixir's function clauses).
+    merge_clauses: bool = False
 
 
 GRAMMARS: dict[str, GrammarSpec] = {
@@ -53,6 +62,23 @@ GRAMMARS: dict[str, GrammarSpec] = {
     "ruby": GrammarSpec("tree_sitter_ruby", "language", "ruby"),
     "php": GrammarSpec("tree_sitter_php", "language_php", "php"),
     "bash": GrammarSpec("tree_sitter_bash", "language", "bash"),
+    "kotlin": GrammarSpec(
+        "tree_sitter_kotlin",
+        "language",
+        "kotlin",
+        body_types=frozenset({"function_body", "class_body", "enum_class_body"}),
+    ),
+    "scala": GrammarSpec("tree_sitter_scala", "language", "scala"),
+    "swift": GrammarSpec("tree_sitter_swift", "language", "swift"),
+    "dart": GrammarSpec("tree_sitter_dart", "language", "dart", trailing_body=frozenset({"function_body"})),
+    "elixir": GrammarSpec(
+        "tree_sitter_elixir", "language", "elixir", body_types=frozenset({"do_block"}), merge_clauses=True
+    ),
+    "lua": GrammarSpec("tree_sitter_lua", "language", "lua"),
+    "zig": GrammarSpec("tree_sitter_zig", "language", "zig"),
+    "haskell": GrammarSpec(
+        "tree_sitter_haskell", "language", "haskell", body_types=frozenset({"match"}), merge_clauses=True
+    ),
     "markdown": GrammarSpec("tree_sitter_markdown", "language", "markdown", open_ended=frozenset({"setext_heading"})),
 }
 
@@ -103,6 +129,17 @@ EXTENSIONS: dict[str, str] = {
     ".markdown": "markdown",
     ".mdown": "markdown",
     ".mkd": "markdown",
+    ".kt": "kotlin",
+    ".kts": "kotlin",
+    ".scala": "scala",
+    ".sc": "scala",
+    ".swift": "swift",
+    ".ex": "elixir",
+    ".exs": "elixir",
+    ".lua": "lua",
+    ".zig": "zig",
+    ".hs": "haskell",
+    ".dart": "dart",
     # labels only
     ".txt": "text",
     ".text": "text",
@@ -141,24 +178,13 @@ EXTENSIONS: dict[str, str] = {
     ".proto": "protobuf",
     ".csv": "csv",
     ".tsv": "tsv",
-    ".kt": "kotlin",
-    ".kts": "kotlin",
-    ".swift": "swift",
-    ".scala": "scala",
-    ".sc": "scala",
-    ".lua": "lua",
     ".pl": "perl",
     ".pm": "perl",
     ".r": "r",
     ".jl": "julia",
-    ".dart": "dart",
-    ".ex": "elixir",
-    ".exs": "elixir",
     ".erl": "erlang",
-    ".hs": "haskell",
     ".ml": "ocaml",
     ".clj": "clojure",
-    ".zig": "zig",
     ".nim": "nim",
     ".m": "objective-c",
     ".mm": "objective-cpp",
@@ -229,6 +255,13 @@ INTERPRETERS: dict[str, str] = {
     "php": "php",
     "perl": "perl",
     "lua": "lua",
+    "elixir": "elixir",
+    "runhaskell": "haskell",
+    "runghc": "haskell",
+    "scala": "scala",
+    "swift": "swift",
+    "dart": "dart",
+    "kotlin": "kotlin",
 }
 
 # Suffix -> [(pattern, language)]: the first pattern found in a file's first bytes overrides the suffix.
@@ -267,6 +300,11 @@ ALIASES: dict[str, str] = {
     "shellscript": "bash",
     "zsh": "bash",
     "md": "markdown",
+    "kt": "kotlin",
+    "kts": "kotlin",
+    "ex": "elixir",
+    "exs": "elixir",
+    "hs": "haskell",
     "plaintext": "text",
     "txt": "text",
     "yml": "yaml",

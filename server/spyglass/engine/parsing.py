@@ -51,8 +51,11 @@ log = logging.getLogger(__name__)
 
 CLASS_LIKE = frozenset({"class", "interface", "struct", "enum", "type"})
 DEF_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "type", "module", "section"})
-# Sibling nodes directly above a definition that belong to it (outer attributes in Rust).
-ATTRIBUTE_TYPES = frozenset({"attribute_item"})
+# Sibling nodes directly above a definition that belong to it (outer attributes in Rust, Dart annotations,
+# Kotlin top-level annotations with arguments, which its grammar parses as annotated expressions).
+ATTRIBUTE_TYPES = frozenset({"attribute_item", "annotation", "annotated_expression"})
+# Comment node types whose name does not say "comment" (Haskell's ``-- |`` doc comments).
+COMMENT_TYPES = frozenset({"haddock"})
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200
@@ -63,10 +66,10 @@ _BODY_SEARCH_NODES = 64  # how many nodes to look at for a definition's body
 _WS_RE = re.compile(r"\s+")
 _EOL_RE = re.compile(rb"\r\n|\r|\n")
 _EOL_STR_RE = re.compile(r"\r\n|\r|\n")
-_COMMENT_START_RE = re.compile(r"^(?:/\*+!?|\*+(?!/)|//+!?|#+!?|--+|;+|%+|=begin\b|=end\b)[ \t]?")
+_COMMENT_START_RE = re.compile(r"^(?:/\*+!?|\*+(?!/)|//+!?|#+!?|--+(?:[ \t]*[|^])?|;+|%+|=begin\b|=end\b)[ \t]?")
 _COMMENT_END_RE = re.compile(r"[ \t]*\*+/$")
 _STRING_PREFIX_RE = re.compile(r"^[rRbBuUfF]{0,2}('''|\"\"\"|'|\")")
-_TRAILING_PUNCT = ("=>", "{", ":", ";")
+_TRAILING_PUNCT = ("=>", "{", ":", ";", " =")  # " =": not the "=" of a Ruby setter `def x=`
 _OPEN_PAREN_RE = re.compile(r"([(\[]) ")
 _CLOSE_PAREN_RE = re.compile(r",? (?=[)\]])|,(?=[)\]])")
 
@@ -230,7 +233,11 @@ def _parse(rel_path, data, lines: _Lines, settings, label, grammar, old_tree=Non
     defs, module_doc_node = _collect(query, root, data)
     if spec is not None and spec.open_ended:
         _extend_open_ended(defs, spec.open_ended)
-    top = _nest(defs, lines)
+    if spec is not None and spec.trailing_body:
+        _extend_trailing_body(defs, spec.trailing_body)
+    if spec is not None and spec.merge_clauses:
+        defs = _merge_clauses(defs)
+    top = _nest(defs, lines, spec.body_types if spec is not None else frozenset())
 
     file_name = PurePosixPath(rel_path).name
     module_q = _module_qualname(rel_path, spec.dotted_module if spec else False)
@@ -357,9 +364,48 @@ def _extend_open_ended(defs: list[_Def], open_types: frozenset[str]) -> None:
         d.end_byte = max(d.end_byte, end)
 
 
-def _nest(defs: list[_Def], lines: _Lines) -> list[_Def]:
+def _extend_trailing_body(defs: list[_Def], body_types: frozenset[str]) -> None:
+    """A definition whose body is its next sibling (Dart's signature + function_body) spans both."""
+    for d in defs:
+        sib = d.node.next_named_sibling
+        if sib is not None and sib.type in body_types:
+            d.end_byte = max(d.end_byte, sib.end_byte)
+
+
+def _merge_clauses(defs: list[_Def]) -> list[_Def]:
+    """Consecutive sibling definitions of one name become one: Haskell's type signature and equations,
+    Elixir's ``def`` clauses. Comments between them do not break the run."""
+    by_node = {(d.node.start_byte, d.node.end_byte): d for d in defs}
+    dropped: set[int] = set()
+    for d in sorted(defs, key=lambda d: d.start_byte):
+        if id(d) in dropped:
+            continue
+        sib = d.node.next_named_sibling
+        while sib is not None:
+            nxt = by_node.get((sib.start_byte, sib.end_byte))
+            if nxt is None:
+                if _is_comment(sib):
+                    sib = sib.next_named_sibling
+                    continue
+                break
+            if nxt.name != d.name or nxt.scope != d.scope:
+                break
+            d.end_byte = max(d.end_byte, nxt.end_byte)
+            if d.doc_node is None:
+                d.doc_node = nxt.doc_node
+            dropped.add(id(nxt))
+            sib = sib.next_named_sibling
+    return [d for d in defs if id(d) not in dropped]
+
+
+def _is_comment(node: Node) -> bool:
+    return "comment" in node.type or node.type in COMMENT_TYPES
+
+
+def _nest(defs: list[_Def], lines: _Lines, body_types: frozenset[str] = frozenset()) -> list[_Def]:
     """Arrange definitions in a tree by byte range; set lines, kinds and qualnames. Returns the roots."""
     defs.sort(key=lambda d: (d.start_byte, -d.end_byte))
+    def_nodes = frozenset((d.node.start_byte, d.node.end_byte) for d in defs)
     top: list[_Def] = []
     stack: list[_Def] = []
     for d in defs:
@@ -369,7 +415,7 @@ def _nest(defs: list[_Def], lines: _Lines) -> list[_Def]:
         d.start_line = lines.line_of(d.start_byte)
         d.end_line = lines.end_line_of(d.start_byte, d.end_byte)
         d.header_line = min(max(lines.line_of(d.name_node.start_byte), d.start_line), d.end_line)
-        _set_signature(d, lines)
+        _set_signature(d, lines, body_types, def_nodes)
         if d.kind == "function" and parent is not None and parent.kind in CLASS_LIKE:
             d.kind = "method"
         prefix = parent.qualname if parent is not None else None
@@ -549,26 +595,39 @@ def _module_qualname(rel_path: str, dotted: bool) -> str:
     return ".".join(parts) or p.stem
 
 
-def _find_body(d: _Def) -> tuple[Node, Node] | None:
-    """(owner, body): the first node near the definition with a ``body`` field after the name."""
+def _find_body(
+    d: _Def, body_types: frozenset[str] = frozenset(), def_nodes: frozenset[tuple[int, int]] = frozenset()
+) -> tuple[Node, Node] | None:
+    """(owner, body): the first node near the definition with a ``body`` field (or a child of one of
+    ``body_types``) after the name, not looking inside other definitions (``def_nodes``: byte ranges),
+    whose bodies are their own (a Zig ``const P = struct { fn f() {} }`` has no body of its own)."""
     name_end = d.name_node.end_byte
     queue = [d.node]
     seen = 0
     while queue and seen < _BODY_SEARCH_NODES:
         node = queue.pop(0)
         seen += 1
+        if node != d.node and (node.start_byte, node.end_byte) in def_nodes:
+            continue
         body = node.child_by_field_name("body")
+        if body is None and body_types:
+            body = next((c for c in node.named_children if c.type in body_types), None)
         if body is not None and body.start_byte >= name_end:
             return node, body
         queue.extend(node.named_children)
     return None
 
 
-def _set_signature(d: _Def, lines: _Lines) -> None:
+def _set_signature(
+    d: _Def,
+    lines: _Lines,
+    body_types: frozenset[str] = frozenset(),
+    def_nodes: frozenset[tuple[int, int]] = frozenset(),
+) -> None:
     """The one-line signature (the text up to the body) and the last line of the header."""
     data = lines.data
     d.header_end = d.header_line
-    found = _find_body(d)
+    found = _find_body(d, body_types, def_nodes)
     if found is None:  # no body: the first line
         start = d.node.start_byte
         end = min(lines.start_of(lines.line_of(start) + 1), d.node.end_byte)
@@ -614,9 +673,12 @@ def _leading_comments(d: _Def, lines: _Lines) -> list[Node]:
             break
         node = node.parent
         prev = node.prev_named_sibling
+    last = prev.named_children[-1] if prev is not None and prev.named_child_count else None
+    if last is not None and last.type in COMMENT_TYPES:  # Haskell: the first doc comment ends the imports
+        prev = last
     found: list[Node] = []
     top_line = lines.line_of(node.start_byte)
-    while prev is not None and "comment" in prev.type:
+    while prev is not None and _is_comment(prev):
         end_line = lines.end_line_of(prev.start_byte, prev.end_byte)
         if end_line < top_line - 1:
             break
@@ -635,7 +697,7 @@ def _leading_file_comment(root: Node, data: bytes, lines: _Lines, def_starts: se
     """The comment block at the top of a file, unless it is the doc comment of a definition below it."""
     comments: list[Node] = []
     child = root.named_children[0] if root.named_child_count else None
-    while child is not None and "comment" in child.type:
+    while child is not None and _is_comment(child):
         if not data.startswith(b"#!", child.start_byte):
             comments.append(child)
         child = child.next_named_sibling
