@@ -107,7 +107,7 @@ def main() -> None:
         kind, qualname, *_rest, path = texts[h]
         worst.append(
             {
-                "cosine": round(float(cosines[i]), 6),
+                "cosine": round(float(cosines[i]), 7),
                 "path": path,
                 "kind": kind,
                 "qualname": qualname,
