@@ -7,6 +7,8 @@ CORPUS must be indexed (`spyglass index CORPUS`): the texts are what the indexer
 workspace's own recipe and token cut), a random sample of them. Default variants: the bundled model on ONNX
 Runtime (``onnx``) and on sentence-transformers (``torch``). For each variant:
   - load: a fresh process that imports Spyglass, loads the model and embeds one query (seconds, peak RSS);
+    its RSS, PSS and private memory (/proc/self/smaps_rollup) then, and after one batch of 32 texts (which
+    makes the prepacked batch session an indexing process has);
   - query: one short query embedded 50 times, median ms;
   - batch: the sample embedded as the indexer does (length-sorted batches of the workspace's batch size),
     tokens/s and texts/s; variants take turns round by round, so a busy machine slows each alike;
@@ -38,8 +40,28 @@ t = time.perf_counter()
 from spyglass.engine import Embedder
 e = Embedder({model!r}, encoder={encoder!r}, embed_url={url!r})
 e.encode(["where is the configuration file parsed"])
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(json.dumps({{"seconds": time.perf_counter() - t, "peak_rss_mb": peak}}))
+seconds = time.perf_counter() - t
+
+
+def memory():
+    fields = {{}}
+    with open("/proc/self/smaps_rollup") as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) == 3 and parts[2] == "kB":
+                fields[parts[0].rstrip(":")] = int(parts[1]) / 1024
+    private = fields.get("Private_Clean", 0) + fields.get("Private_Dirty", 0)
+    return {{"rss_mb": fields.get("Rss", 0), "pss_mb": fields.get("Pss", 0), "private_mb": private}}
+
+
+after_query = memory()
+e.encode(["def parse_config(path): read the settings file and return a dict of options"] * 32)
+print(json.dumps({{
+    "seconds": seconds,
+    "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    "after_query": after_query,
+    "after_batch": memory(),
+}}))
 """
 
 
@@ -58,10 +80,13 @@ def fresh_load(model: str, encoder: str, url: str, runs: int = 3) -> dict:
         if done.returncode:
             raise RuntimeError(done.stderr[-2000:])
         results.append(json.loads(done.stdout.strip().splitlines()[-1]))
-    return {
+    out: dict = {
         "seconds_median": round(statistics.median(r["seconds"] for r in results), 2),
         "peak_rss_mb": round(max(r["peak_rss_mb"] for r in results)),
     }
+    for when in ("after_query", "after_batch"):  # a lone process: PSS charges it all of the mapped weights
+        out[when] = {key: round(statistics.median(r[when][key] for r in results)) for key in results[0][when]}
+    return out
 
 
 def main() -> None:
