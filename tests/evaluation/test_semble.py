@@ -223,6 +223,8 @@ def test_cli_runs_the_suite_end_to_end_and_reuses_a_warm_index(tmp_path: Path):
     assert "| shop | python | 3 |" in proc.stdout and "| shop-all | go | 1 | 1.000 |" in proc.stdout
     assert "not in the snapshot" in proc.stdout and "| **mean of 2** |" in proc.stdout
     assert "| symbol |" in proc.stdout and "[4/4] shop-all-1" in proc.stderr
+    assert report["config"]["split"] == {"shop": "tune", "shop-all": "tune"}
+    assert "| tune | 2: shop, shop-all |" in proc.stdout and "| test | 0:  |" in proc.stdout
 
     # a second run reuses the index: nothing is embedded again, and the figures are the same
     _eval(suite, mirrors, work, tmp_path / "again.json", "--repos", "shop")
@@ -238,6 +240,26 @@ def test_cli_runs_the_suite_end_to_end_and_reuses_a_warm_index(tmp_path: Path):
         check=True,
     ).stdout
     assert "file_ndcg@10" in compared
+
+
+def test_every_third_repository_by_name_is_held_out_for_testing(tmp_path: Path):
+    names = ["gin", "axum", "cobra", "flask", "zod", "chi", "rack"]  # sorted: axum chi cobra flask gin rack zod
+    repos = [{"name": n, "language": "x", "url": f"https://github.com/o/{n}", "revision": "0" * 40} for n in names]
+    queries = [{"repo": n, "query": "q", "relevant": ["a.py"], "secondary": [], "category": "symbol"} for n in names]
+    (tmp_path / "repos.json").write_text(json.dumps(repos + [{**repos[0], "name": "no-queries"}]))
+    (tmp_path / "queries.jsonl").write_text("".join(json.dumps(q) + "\n" for q in queries))
+    split = load_suite(tmp_path).split()
+    assert [n for n, half in split.items() if half == "test"] == ["cobra", "rack"]
+    assert [n for n, half in split.items() if half == "tune"] == ["axum", "chi", "flask", "gin", "zod"]
+
+
+def test_cli_takes_one_half_of_the_split(tmp_path: Path):
+    suite, mirrors, _, _ = _suite(tmp_path)  # shop and shop-all are both in the tune half
+    cmd = [sys.executable, "-m", "spyglass", "eval", "semble", str(suite), "--split", "test"]
+    proc = subprocess.run(
+        [*cmd, "--mirrors", str(mirrors), "--work", str(tmp_path / "w")], capture_output=True, text=True
+    )
+    assert proc.returncode == 2 and "none of the chosen repositories is in that half" in proc.stderr
 
 
 def test_cli_refuses_an_unknown_repository(tmp_path: Path):

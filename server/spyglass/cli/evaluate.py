@@ -70,6 +70,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     s.add_argument("suite", type=Path, help="the suite folder (repos.json, queries.jsonl, published-semble.json)")
     s.add_argument("--repos", default="", help="comma-separated repository names (default: every one with queries)")
+    s.add_argument(
+        "--split",
+        choices=("tune", "test"),
+        help="only that half of the fixed tune/test split (every third repository by name is 'test')",
+    )
     s.add_argument("--work", type=Path, default=Path(".spyglass-eval"), help="where corpora are materialised")
     s.add_argument("--mirrors", type=Path, help="folder of fetched git snapshots (<owner>+<name>/repo)")
     s.add_argument("--no-embed", action="store_true", help="lexical search only")
@@ -165,6 +170,11 @@ def _semble(args: argparse.Namespace) -> int:
     unknown = [n for n in names if n not in suite.repos]
     if unknown:
         raise UsageError(f"--repos: not in {args.suite / 'repos.json'}: {', '.join(unknown)}")
+    split = suite.split()
+    if args.split:
+        names = [n for n in names if split.get(n) == args.split]
+        if not names:
+            raise UsageError(f"--split {args.split}: none of the chosen repositories is in that half")
     config = SuiteConfig(work=args.work.resolve(), mirrors=args.mirrors, overrides=_overrides(args.set, args.no_embed))
 
     def progress(done: int, total: int, q: SuiteQuery, scores: dict) -> None:
@@ -177,6 +187,7 @@ def _semble(args: argparse.Namespace) -> int:
         report = run_suite(suite, names, config, on_result=progress)
     except (SuiteError, MaterialiseError) as e:
         raise UsageError(str(e)) from e
+    report["config"]["split"] = {n: split[n] for n in names if n in split}
     sys.stdout.write(format_suite_table(report))
     cfg = report["config"]
     sys.stdout.write(f"\nencoder: {cfg['encoder']}; seconds: {json.dumps(cfg['timing_seconds'])}\n")

@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from ..engine.discovery import discover
 from ..engine.workspace import Workspace
@@ -71,6 +71,8 @@ __all__ = [
 ]
 
 K = 10
+HELD_OUT_EVERY = 3  # Suite.split: one repository in three is held out from tuning
+Half = Literal["tune", "test"]
 SPANS = 200  # spans of the whole ranking rolled up into files (enough for 10 distinct files)
 WHOLE_FILE = (1, 1 << 30)  # the control's "chunk" is the whole file
 SPYGLASS, SPYGLASS_CUT, BM25, PUBLISHED = "spyglass", "spyglass --files", "bm25 control", "semble (published)"
@@ -135,6 +137,14 @@ class Suite:
 
     def repos_with_queries(self) -> list[str]:
         return sorted({q.repo for q in self.queries})
+
+    def split(self) -> dict[str, Half]:
+        """The tune/test split of issue 20, fixed before any tuning: the repositories with queries sorted by
+        name, every third one (the 3rd, 6th, ...) held out as ``test``. Tune on ``tune`` only; report both."""
+        return {
+            n: "test" if i % HELD_OUT_EVERY == HELD_OUT_EVERY - 1 else "tune"
+            for i, n in enumerate(self.repos_with_queries())
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -518,4 +528,18 @@ def format_suite_table(report: dict[str, Any]) -> str:
         lines.append(
             f"| {cat} | {_cell(v)} | {_cell(cut['by_category'].get(cat))} | {_cell(control['by_category'].get(cat))} |"
         )
+    split = report["config"].get("split") or {}
+    if split:
+        lines += [
+            "",
+            "| half (Suite.split) | repositories | Spyglass | Spyglass --files | BM25 control | semble (published) |",
+        ]
+        lines.append("|---|---|---|---|---|---|")
+        for half in ("tune", "test"):
+            members = [n for n in ours["by_repo"] if split.get(n) == half]
+            cells = [
+                _cell(_mean(system["by_repo"][n] for n in members if n in system["by_repo"]))
+                for system in (ours, cut, control, published)
+            ]
+            lines.append(f"| {half} | {len(members)}: {', '.join(members)} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
