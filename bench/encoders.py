@@ -34,6 +34,9 @@ import numpy as np
 from spyglass.engine import Embedder, Workspace
 from spyglass.engine.embedtext import embed_text
 
+sys.path.insert(0, str(Path(__file__).parent))
+from common import emit  # noqa: E402
+
 LOAD = """
 import json, resource, sys, time
 t = time.perf_counter()
@@ -154,10 +157,7 @@ def main() -> None:
         cosines = (vectors[name] * first).sum(1)
         row["cosine_to_first"] = {"min": round(float(np.min(cosines)), 5), "mean": round(float(np.mean(cosines)), 5)}
     out["peak_rss_mb_this_process"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
-    text = json.dumps(out, indent=2)
-    print(text)
-    if args.out:
-        args.out.write_text(text + "\n")
+    emit(out, args.out)
 
 
 if __name__ == "__main__":

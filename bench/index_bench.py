@@ -29,6 +29,9 @@ from spyglass.engine.embedtext import embed_text
 from spyglass.engine.workspace import Workspace
 from spyglass.evaluation.dataset import from_swebench
 
+sys.path.insert(0, str(Path(__file__).parent))
+from common import emit  # noqa: E402
+
 QUERIES = [
     "parse configuration file",
     "where is the cache invalidated",
@@ -187,10 +190,7 @@ def main() -> None:
             searched = Path(result.pop("indexed_copy"))
         result.update(search_latency((args.search_corpus or searched).resolve(), args))
     result["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
-    text = json.dumps(result, indent=2)
-    print(text)
-    if args.out:
-        args.out.write_text(text + "\n", encoding="utf-8")
+    emit(result, args.out)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
 from pathlib import Path
 
@@ -26,6 +27,9 @@ import numpy as np
 from spyglass.engine.embedding import Embedder
 from spyglass.engine.embedtext import embed_text
 from spyglass.engine.store import Store
+
+sys.path.insert(0, str(Path(__file__).parent))
+from common import emit  # noqa: E402
 
 
 def quantiles(values: np.ndarray) -> dict:
@@ -127,10 +131,7 @@ def main() -> None:
         "encode_seconds": round(seconds, 1),
         "tokens_per_s": round(tokens / seconds),
     }
-    text = json.dumps(report, indent=2)
-    print(text)
-    if args.out:
-        args.out.write_text(text + "\n", encoding="utf-8")
+    emit(report, args.out)
 
 
 if __name__ == "__main__":
