@@ -262,6 +262,34 @@ def test_cli_takes_one_half_of_the_split(tmp_path: Path):
     assert proc.returncode == 2 and "none of the chosen repositories is in that half" in proc.stderr
 
 
+def test_a_repository_that_cannot_be_had_is_reported_and_the_rest_run(tmp_path: Path):
+    suite, mirrors, _, _ = _suite(tmp_path)
+    repos = json.loads((suite / "repos.json").read_text())
+    repos += [
+        {"name": "gone", "language": "c", "url": "https://github.com/acme/gone", "revision": "0" * 40},
+        # the pinned commit is missing and the newest commit has no such folder
+        {
+            "name": "lost",
+            "language": "c",
+            "url": "https://github.com/acme/shop",
+            "revision": "e" * 40,
+            "benchmark_root": "no/such/folder",
+        },
+    ]
+    (suite / "repos.json").write_text(json.dumps(repos))
+    with (suite / "queries.jsonl").open("a") as f:
+        for name in ("gone", "lost"):
+            f.write(json.dumps({"repo": name, "query": "x", "relevant": ["a.c"], "category": "symbol"}) + "\n")
+    out = tmp_path / "r.json"
+    proc = _eval(suite, mirrors, tmp_path / "w", out, "--repos", "shop,gone,lost")
+    report = json.loads(out.read_text())
+    assert report["config"]["repos"] == ["shop"]
+    assert "no snapshot of acme/gone" in report["config"]["skipped"]["gone"]
+    assert "no/such/folder" in report["config"]["skipped"]["lost"]
+    assert report["systems"][SPYGLASS]["repositories"] == 1
+    assert "| gone | not run |" in proc.stdout and "| lost | not run |" in proc.stdout
+
+
 def test_cli_refuses_an_unknown_repository(tmp_path: Path):
     suite, mirrors, _, _ = _suite(tmp_path)
     cmd = [sys.executable, "-m", "spyglass", "eval", "semble", str(suite), "--repos", "shop,nope"]

@@ -376,6 +376,7 @@ def run_suite(
     scores: dict[str, list[InstanceScore]] = {s: [] for s in SYSTEMS}
     revisions: dict[str, dict[str, Any]] = {}
     missing_targets: dict[str, list[str]] = {}
+    skipped: dict[str, str] = {}  # repositories that could not be run, and why
     encoders: set[str] = set()  # what embedded the queries (and any span indexed in this run)
     embedded = 0
     done = 0
@@ -385,12 +386,19 @@ def run_suite(
         if not items:
             continue
         git_dir = find_git_dir(repo.owner_name, config.mirrors)
-        if git_dir is None:
-            raise SuiteError(f"{name}: no snapshot of {repo.owner_name} under the mirrors folder; fetch it first")
+        if git_dir is None:  # one repository that cannot be had does not stop the others: the report says why
+            skipped[name] = f"no snapshot of {repo.owner_name} under the mirrors folder; fetch it first"
+            log.warning("%s: %s", name, skipped[name])
+            continue
         folder = config.work / name
         t = time.perf_counter()
         commit, note = _revision(git_dir, repo)
-        materialise(git_dir, commit, folder, repo.root or None)
+        try:
+            materialise(git_dir, commit, folder, repo.root or None)
+        except MaterialiseError as e:
+            skipped[name] = f"{note + '; ' if note else ''}{e}"
+            log.warning("%s: not run: %s", name, skipped[name])
+            continue
         timing["materialise"] += time.perf_counter() - t
         revisions[name] = {
             "language": repo.language,
@@ -436,6 +444,8 @@ def run_suite(
             finally:
                 bm25.close()
     ran = [n for n in sorted(set(names)) if n in revisions]
+    if not ran and skipped:
+        raise SuiteError("no repository could be run: " + "; ".join(f"{n}: {why}" for n, why in skipped.items()))
     systems: dict[str, Any] = {
         system: summarise(queries, suite.repos, {s.id: s.values[NDCG_KEY] or 0.0 for s in got_scores})
         for system, got_scores in scores.items()
@@ -455,6 +465,7 @@ def run_suite(
             "encoder": ", ".join(sorted(encoders)) or "none (lexical only)",
             "spans": config.spans,
             "revisions": revisions,
+            "skipped": skipped,
             "timing_seconds": {k: round(v, 2) for k, v in timing.items()},
             "texts_embedded": embedded,
         },
@@ -511,6 +522,8 @@ def format_suite_table(report: dict[str, Any]) -> str:
         f"{_cell(cut[NDCG_KEY])} | {_cell(control[NDCG_KEY])} | {_cell(published.get(NDCG_KEY))} | |"
     )
     ahead = sum(1 for n, v in ours["by_repo"].items() if n in published["by_repo"] and v > published["by_repo"][n])
+    for name, why in (report["config"].get("skipped") or {}).items():
+        lines.append(f"| {name} | not run | | | | | | {why} |")
     lines.append("")
     lines.append(f"Spyglass ahead of semble's published figure on {ahead} of {len(published['by_repo'])}.")
     lines += [
