@@ -117,16 +117,17 @@ class Searcher:
         ``title_vector`` for its first line; empty and why when there are none."""
         if self.embedder is None:
             return {}, "embeddings are off"
-        if not self.store.has_vectors() or self.store.get_meta("model_id") is None:
+        index_model = self.store.get_meta("model_id")  # read once: every search passes here
+        if not self.store.has_vectors() or index_model is None:
             why = self.store.get_meta("model_error")
             return {}, f"no span is embedded yet ({why})" if why else "no span is embedded yet"
-        if self.store.get_meta("model_id") != self.embedder.model_id:
-            return {}, f"the index was embedded with {self.store.get_meta('model_id')}, not {self.embedder.model_id}"
+        if index_model != self.embedder.model_id:
+            return {}, f"the index was embedded with {index_model}, not {self.embedder.model_id}"
         if not self.wait_for_model and not self.embedder.wait_loaded(MODEL_WAIT_SECONDS):
             return {}, "the embedding model is still loading"
         with_title = bool(q.title and self.config.weights.get("title_vector"))
         try:
-            self.embedder.check_index(self.store.get_meta("model_id"), self.store.get_meta("model_dims"))
+            self.embedder.check_index(index_model, self.store.get_meta("model_dims"))
             encoded = self.embedder.encode([q.text, q.title] if with_title else [q.text])
         except ModelLoadError as e:
             return {}, str(e)
