@@ -677,20 +677,32 @@ class Store:
         marks = ",".join("?" * len(terms))
         return dict(self.con.execute(f"SELECT term, doc FROM spans_vocab WHERE term IN ({marks})", list(terms)))
 
+    def terms_of(self, terms: Sequence[str], span: int | None = None, path: str | None = None) -> set[str]:
+        """Which of ``terms`` one span (by rowid) or one whole file (by path) contains, as full-text search
+        reads it (every column, camelCase sub-words included)."""
+        if span is not None:
+            sql, key = "SELECT 1 FROM spans_fts WHERE spans_fts MATCH ? AND rowid = ?", span
+        else:
+            sql = "SELECT 1 FROM files_fts WHERE files_fts MATCH ? AND rowid = (SELECT id FROM files WHERE path = ?)"
+            key = path
+        return {t for t in terms if self.con.execute(sql, (f'"{t}"', key)).fetchone() is not None}
+
     def spans_by_rowid(self, rowids: Sequence[int]) -> dict[int, StoredSpan]:
         sql = f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id WHERE s.id IN ({{marks}})"
         return {r[0]: StoredSpan(*r) for r in self._select_in(sql, rowids)}
 
     def spans_by_name(self, names: Sequence[str], limit: int = 50, scope: Scope | None = None) -> list[StoredSpan]:
-        """Spans named (case-insensitively) or qualified-named (exactly) one of ``names``, in ``scope``."""
+        """Spans named (case-insensitively) or qualified-named (exactly) one of ``names``, in ``scope``; those
+        whose name has the case asked for first, so ``limit`` never drops them for case-only matches."""
         if not names:
             return []
         marks = ",".join("?" * len(names))
         within, args = _within(scope, "s.id")
         rows = self.con.execute(
             f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id "
-            f"WHERE (s.name COLLATE NOCASE IN ({marks}) OR s.qualname IN ({marks})){within} LIMIT ?",
-            (*names, *names, *args, limit),
+            f"WHERE (s.name COLLATE NOCASE IN ({marks}) OR s.qualname IN ({marks})){within} "
+            f"ORDER BY s.name IN ({marks}) DESC, s.id LIMIT ?",
+            (*names, *names, *args, *names, limit),
         )
         return [StoredSpan(*r) for r in rows]
 

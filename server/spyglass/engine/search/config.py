@@ -52,6 +52,7 @@ class RankingConfig:
     # span BM25 hits read: the best ``candidates`` join the candidates, the rest only give their BM25 to
     # candidates the other retrievers found (0: those get none, as if they shared no word with the query)
     lexical_depth: int = 1000
+    lexical_coverage: bool = True  # scale the BM25 signals by the best hit's share of the query's terms
     mentioned_files: int = 20  # files named in the query (a traceback, a path) join the candidates
     file_heads: int = 20  # the best whole-file matches join the candidates through their module span
     file_vector_spans: int = 3  # a file's vector signal: the mean of its this many best span similarities

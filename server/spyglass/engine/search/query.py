@@ -90,6 +90,22 @@ def _identifiers(text: str, paths: list[str]) -> list[str]:
     return [i for i in idents if len(i) > 2 and i.lower() not in STOPWORDS][:MAX_TERMS]
 
 
+NAME_QUERY_WORDS = 3  # a query of at most this many words may be names alone ("Router", "Ecto Repo")
+
+
+def _bare_names(text: str) -> list[str]:
+    """Names in a query that is only a name or two: its one word ("Router", "application", "Flow"), or the
+    capitalised words after the first of a query of up to ``NAME_QUERY_WORDS`` words ("the Router"). A word
+    of a longer query is read as a word, never as a name: "request logging middleware" is not asking for a
+    module called ``logging``."""
+    tokens = text.split()
+    if len(tokens) == 1:
+        return [tokens[0]] if IDENT_RE.fullmatch(tokens[0]) else []
+    if len(tokens) > NAME_QUERY_WORDS:
+        return []
+    return [t for t in tokens[1:] if IDENT_RE.fullmatch(t) and t[:1].isupper() and not t.isupper()]
+
+
 def _content_words(text: str) -> list[str]:
     return [w for w in words(text) if len(w) > 1 and w not in STOPWORDS and not w.isdigit()]
 
@@ -99,6 +115,7 @@ def parse_query(text: str) -> ParsedQuery:
     q.paths = list(dict.fromkeys(m.group(0) for m in PATH_RE.finditer(text.replace("\\", "/"))))
     q.path_weights = _path_weights(text, q.paths)
     q.identifiers = _identifiers(text, q.paths)
+    q.identifiers += [n for n in _bare_names(text.strip()) if n not in q.identifiers and n.lower() not in STOPWORDS]
 
     counts: dict[str, int] = {}
     for w in _content_words(text):

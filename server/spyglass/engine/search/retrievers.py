@@ -7,7 +7,7 @@ path. A new signal is one function here and one weight in :class:`~.config.Ranki
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -29,6 +29,15 @@ def _relative_bm25(hits: Sequence[tuple[object, float]]) -> dict:
     return {key: float(rank) / best for key, rank in hits}
 
 
+def scaled(scores: dict, matched: set[str], idf: Mapping[str, float]) -> dict:
+    """BM25 relative to the best hit says nothing of how much of the query that hit holds: scale the
+    signal by the best hit's share of the query's terms (weighted by IDF), so one rare word in common
+    ("merge" of "recursively merge nested dictionaries") does not count as a full match."""
+    total = sum(idf.values())
+    share = sum(idf.get(t, 0.0) for t in matched) / total if total else 1.0
+    return {key: value * share for key, value in scores.items()}
+
+
 def lexical(store: Store, match: str, depth: int, scope: Scope | None) -> dict[int, float]:
     """``lexical``: span BM25 over every full-text column, for the ``depth`` best spans."""
     return _relative_bm25(store.fts(match, depth, scope))
@@ -44,14 +53,28 @@ def file(store: Store, match: str, pool: int, scope: Scope | None) -> dict[str, 
     return _relative_bm25(store.file_fts(match, pool, scope))
 
 
+CASE_ONLY = 0.7  # a name that matches only when case is ignored (``helpers`` for ``Helpers``)
+PART_ONLY = 0.7  # a name that is one part of a qualified name the query gives, in another place
+
+
 def name(store: Store, identifiers: list[str], pool: int, scope: Scope | None) -> dict[int, float]:
-    """``name``: definitions the query names, 1 for the name or qualified name itself, 0.5 for a partial
-    match."""
-    wanted = {i.lower() for i in identifiers}
-    return {
-        span.rowid: 1.0 if span.name.lower() in wanted or span.qualname.lower() in wanted else 0.5
-        for span in store.spans_by_name(identifiers, limit=pool, scope=scope)
-    }
+    """``name``: definitions the query names: 1 for the name or qualified name as written, ``CASE_ONLY``
+    when only the case differs (Go's exported ``Router`` and unexported ``router`` are different names).
+
+    A definition split into parts is named once, by its first part, where the name is declared: the parts
+    after it are its body, and a match there would pick an arbitrary part to stand for the definition."""
+    exact = set(identifiers)
+    qualified = [i for i in identifiers if "." in i]
+    parts = {part for i in qualified for part in i.split(".")}  # ``Helpers`` of ``Sinatra.Helpers``
+    found: dict[tuple[str, str, str], tuple[int, float, int]] = {}
+    for span in store.spans_by_name(identifiers, limit=pool, scope=scope):
+        value = 1.0 if span.name in exact or span.qualname in exact else CASE_ONLY
+        if span.name in parts and not any(span.qualname.endswith(i) for i in qualified):
+            value *= PART_ONLY  # the query names a ``Helpers`` inside ``Sinatra``; this one is elsewhere
+        key = (span.path, span.qualname, span.kind)
+        if key not in found or span.start_line < found[key][2]:
+            found[key] = (span.rowid, value, span.start_line)
+    return {rowid: value for rowid, value, _ in sorted(found.values(), key=lambda t: -t[1])}
 
 
 def path(store: Store, mentions: dict[str, float]) -> dict[str, float]:

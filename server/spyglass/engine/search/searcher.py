@@ -9,6 +9,7 @@ floor can drop noise: an empty answer is better than a wrong one.
 from __future__ import annotations
 
 import logging
+import math
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -136,15 +137,15 @@ class Searcher:
             vectors["title_vector"] = encoded[-1]
         return vectors, None
 
-    def _telling_terms(self, terms: list[str]) -> list[str]:
+    def _telling_terms(self, terms: list[str]) -> tuple[list[str], dict[str, float]]:
         """Drop terms found in most spans ("def", "self"): BM25 gives them no weight, yet they cost the
-        most time, since FTS5 walks every span that has them."""
+        most time, since FTS5 walks every span that has them. With each kept term's IDF (BM25's)."""
         if not terms:
-            return terms
+            return terms, {}
         counts = self.store.term_counts(terms)
-        limit = self.config.common_term_fraction * max(1, self.store.counts()["spans"])
-        kept = [t for t in terms if counts.get(t, 0) <= limit]
-        return kept or terms
+        n = max(1, self.store.counts()["spans"])
+        kept = [t for t in terms if counts.get(t, 0) <= self.config.common_term_fraction * n] or terms
+        return kept, {t: math.log(1 + (n - counts.get(t, 0) + 0.5) / (counts.get(t, 0) + 0.5)) for t in kept}
 
     def gather(
         self,
@@ -170,15 +171,22 @@ class Searcher:
 
         for name, vector in vectors.items():
             join(name, retrievers.vector(self.vectors, vector, pool, scope))
-        q.terms = self._telling_terms(q.terms)
+        q.terms, idf = self._telling_terms(q.terms)
         file_scores: dict[str, float] = {}
         lexical: dict[int, float] = {}  # also deeper than the pool (lexical_depth)
         if q.terms:
             lexical = retrievers.lexical(self.store, q.fts_match, max(pool, config.lexical_depth), scope)
+            # a short query's words should mostly be in its answer; a pasted issue's cannot all be in one place
+            covered = config.lexical_coverage and len(q.terms) <= config.short_query_terms
+            if lexical and covered:
+                lexical = retrievers.scaled(lexical, self.store.terms_of(q.terms, span=next(iter(lexical))), idf)
             join("lexical", dict(list(lexical.items())[:pool]))
             if q.title_terms and (every_signal or weights.get("title")):
                 join("title", retrievers.title(self.store, q.fts_title_match, pool, scope))
             file_scores = retrievers.file(self.store, q.fts_match, pool, scope)
+            if file_scores and covered:
+                best = next(iter(file_scores))
+                file_scores = retrievers.scaled(file_scores, self.store.terms_of(q.terms, path=best), idf)
         if q.identifiers:
             join("name", retrievers.name(self.store, q.identifiers, pool, scope))
         mentioned = retrievers.path(self.store, q.path_weights) if q.paths else {}

@@ -1,0 +1,136 @@
+"""Search configurations on the semble suite's warm indexes, for issue 20's tuning (a benchmark, not a test).
+
+    python bench/semble_ablation.py ../shared/bench/semble --work /tmp/spyglass-semble [--split tune] \
+        [--only NAME ...] [--out DIR]
+
+Reads the indexes ``spyglass eval semble`` built under ``--work`` (run it first; nothing is indexed here)
+and runs every query of the chosen repositories under each RankingConfig below, scored as
+``spyglass eval semble`` scores its *Spyglass* system (the whole ranking rolled up to files, NDCG@10).
+Prints one line per configuration: the mean over repositories of each half and of all, and per category.
+Tune with ``--split tune``; a configuration is kept only if ``--split test`` does not fall.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from spyglass.engine import Workspace
+from spyglass.engine.search import DEFAULT_RANKING, RankingConfig
+from spyglass.evaluation.semble import NDCG_KEY, SuiteQuery, load_suite, path_matches, rank_files, score, summarise
+
+BASE = DEFAULT_RANKING
+SPANS = 200  # the ranking read per query (spyglass eval semble's default)
+
+
+def _weights(base: RankingConfig = BASE, **weights: float) -> RankingConfig:
+    return replace(base, weights={**base.weights, **weights})
+
+
+CONFIGS: dict[str, RankingConfig] = {
+    "current": BASE,
+    "no lexical coverage": replace(BASE, lexical_coverage=False),
+}
+
+
+def function_rank(q: SuiteQuery, spans: list, prefix: str) -> int | None:
+    """The 1-based rank of the first span that is a target definition (for queries whose targets all have
+    lines): the same file, and the lines it shares with the target are at least half of each (a class
+    around the function, or a closure inside it, is not it); None when no span is."""
+    if not q.targets or not all(t.has_lines for t in q.targets):
+        return None
+    for i, s in enumerate(spans, 1):
+        path = f"{prefix}/{s.path}" if prefix else s.path
+        for t in q.targets:
+            shared = min(s.end_line, t.end_line) - max(s.start_line, t.start_line) + 1
+            if path_matches(path, t.path) and shared * 2 >= t.end_line - t.start_line + 1 and (
+                shared * 2 >= s.end_line - s.start_line + 1
+            ):
+                return i
+    return 0  # not found
+
+
+def run(suite_dir: Path, work: Path, names: list[str], configs: dict[str, RankingConfig]) -> dict[str, dict]:
+    suite = load_suite(suite_dir)
+    scores: dict[str, dict[str, float]] = {name: {} for name in configs}
+    firsts: dict[str, dict[str, int | None]] = {name: {} for name in configs}
+    functions: dict[str, dict[str, int | None]] = {name: {} for name in configs}
+    for repo_name in names:
+        repo = suite.repos[repo_name]
+        folder = work / repo_name
+        if not (folder / ".spyglass").exists() and not folder.is_dir():
+            print(f"{repo_name}: no index under {folder}; run spyglass eval semble first", file=sys.stderr)
+            continue
+        items = [q for q in suite.queries if q.repo == repo_name]
+        with Workspace.open(folder, memory_vectors=True) as ws:
+            for name, config in configs.items():
+                ws.searcher.config = config
+                for q in items:
+                    ranking = ws.search(q.query, k=SPANS, cut=False).results
+                    s = score(q, rank_files(ranking, repo.root))
+                    scores[name][q.id] = s.values[NDCG_KEY] or 0.0
+                    firsts[name][q.id] = s.file_rank
+                    functions[name][q.id] = function_rank(q, ranking, repo.root)
+    out = {}
+    for name in configs:
+        qs = [q for q in suite.queries if q.id in scores[name]]
+        out[name] = {
+            "summary": summarise(qs, suite.repos, scores[name]),
+            "first": firsts[name],
+            "ndcg": scores[name],
+            "function_rank": functions[name],
+        }
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("suite", type=Path)
+    ap.add_argument("--work", type=Path, required=True)
+    ap.add_argument("--split", choices=("tune", "test", "all"), default="tune")
+    ap.add_argument("--repos", default="", help="comma-separated; default: every indexed one of the split")
+    ap.add_argument("--only", action="append", default=[])
+    ap.add_argument("--out", type=Path, help="a JSON file with every configuration's per-query figures")
+    args = ap.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    suite = load_suite(args.suite)
+    split = suite.split()
+    names = [r for r in args.repos.split(",") if r] or [
+        n for n in suite.repos_with_queries() if args.split in ("all", split[n]) and (args.work / n).is_dir()
+    ]
+    configs = {n: c for n, c in CONFIGS.items() if not args.only or n in args.only}
+    results = run(args.suite, args.work, names, configs)
+    categories = {q.id: q.category for q in suite.queries}
+    for name, r in results.items():
+        s = r["summary"]
+        ranks = {k: v for k, v in r["function_rank"].items() if v is not None}
+        if ranks:  # function-level: top 1 and top 5 per half and category
+            for label, keep in [
+                ("tune", lambda k: split[k.rsplit("-", 1)[0]] == "tune"),
+                ("test", lambda k: split[k.rsplit("-", 1)[0]] == "test"),
+                *[(c, lambda k, c=c: categories[k] == c) for c in sorted(set(categories[k] for k in ranks))],
+            ]:
+                vals = [v for k, v in ranks.items() if keep(k)]
+                if vals:
+                    top1 = sum(1 for v in vals if v == 1) / len(vals)
+                    top5 = sum(1 for v in vals if 1 <= v <= 5) / len(vals)
+                    print(f"{name:40s} function {label:10s} n={len(vals):3d} top1 {top1:.3f} top5 {top5:.3f}")
+        halves = {}
+        for half in ("tune", "test"):
+            vals = [v for repo, v in s["by_repo"].items() if split[repo] == half and v is not None]
+            halves[half] = round(sum(vals) / len(vals), 4) if vals else None
+        print(
+            f"{name:40s} all {s[NDCG_KEY]:.4f}  tune {halves['tune']}  test {halves['test']}  "
+            + "  ".join(f"{c} {v:.3f}" for c, v in s["by_category"].items()),
+            flush=True,
+        )
+    if args.out:
+        args.out.write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()
