@@ -34,6 +34,7 @@ def _weights(base: RankingConfig = BASE, **weights: float) -> RankingConfig:
 CONFIGS: dict[str, RankingConfig] = {
     "current": BASE,
     "no lexical coverage": replace(BASE, lexical_coverage=False),
+    "no word forms": replace(BASE, word_forms=False),
 }
 
 

@@ -677,15 +677,32 @@ class Store:
         marks = ",".join("?" * len(terms))
         return dict(self.con.execute(f"SELECT term, doc FROM spans_vocab WHERE term IN ({marks})", list(terms)))
 
-    def terms_of(self, terms: Sequence[str], span: int | None = None, path: str | None = None) -> set[str]:
+    def terms_of(
+        self, terms: Mapping[str, Sequence[str]], span: int | None = None, path: str | None = None
+    ) -> set[str]:
         """Which of ``terms`` one span (by rowid) or one whole file (by path) contains, as full-text search
-        reads it (every column, camelCase sub-words included)."""
+        reads it (every column, camelCase sub-words included); a term counts when it or one of its forms
+        (the mapping's values) is there."""
         if span is not None:
             sql, key = "SELECT 1 FROM spans_fts WHERE spans_fts MATCH ? AND rowid = ?", span
         else:
             sql = "SELECT 1 FROM files_fts WHERE files_fts MATCH ? AND rowid = (SELECT id FROM files WHERE path = ?)"
             key = path
-        return {t for t in terms if self.con.execute(sql, (f'"{t}"', key)).fetchone() is not None}
+        found = set()
+        for term, forms in terms.items():
+            match = " OR ".join(f'"{t}"' for t in [term, *forms])
+            if self.con.execute(sql, (match, key)).fetchone() is not None:
+                found.add(term)
+        return found
+
+    def terms_starting(self, prefix: str, limit: int = 200) -> list[tuple[str, int]]:
+        """(term, spans holding it) of the index's terms that start with ``prefix``."""
+        return list(
+            self.con.execute(
+                "SELECT term, doc FROM spans_vocab WHERE term >= ? AND term < ? LIMIT ?",
+                (prefix, prefix + "\U0010ffff", limit),
+            )
+        )
 
     def spans_by_rowid(self, rowids: Sequence[int]) -> dict[int, StoredSpan]:
         sql = f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id WHERE s.id IN ({{marks}})"

@@ -53,6 +53,7 @@ class RankingConfig:
     # candidates the other retrievers found (0: those get none, as if they shared no word with the query)
     lexical_depth: int = 1000
     lexical_coverage: bool = True  # scale the BM25 signals by the best hit's share of the query's terms
+    word_forms: bool = True  # a query word also finds its other forms in the index (retry: retries)
     mentioned_files: int = 20  # files named in the query (a traceback, a path) join the candidates
     file_heads: int = 20  # the best whole-file matches join the candidates through their module span
     file_vector_spans: int = 3  # a file's vector signal: the mean of its this many best span similarities

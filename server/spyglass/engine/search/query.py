@@ -7,7 +7,11 @@ full-text query, the exact-name lookup and the path boost.
 from __future__ import annotations
 
 import re
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
+
+import snowballstemmer
 
 from ..textnorm import IDENT_RE, split_identifier, words
 
@@ -41,8 +45,14 @@ class ParsedQuery:
     paths: list[str] = field(default_factory=list)  # file paths or file names mentioned
     path_weights: dict[str, float] = field(default_factory=dict)  # < 1 for outer stack frames
     phrases: list[str] = field(default_factory=list)  # multi-word identifiers as FTS phrases ("parse config")
+    forms: dict[str, list[str]] = field(default_factory=dict)  # other forms of terms found in the index
     title: str = ""  # a query's first line, when it has several: its gist (an issue's title)
     title_terms: list[str] = field(default_factory=list)
+
+    @property
+    def term_forms(self) -> dict[str, list[str]]:
+        """Each term with its other forms (none for most)."""
+        return {t: self.forms.get(t, []) for t in self.terms}
 
     @property
     def fts_title_match(self) -> str:
@@ -52,7 +62,8 @@ class ParsedQuery:
     def fts_match(self) -> str:
         """An FTS5 expression: any term or identifier phrase may match; BM25 rewards documents that match
         more of them, and a phrase (a whole ``snake_case`` name) is rarer, so worth more, than its words."""
-        return " OR ".join(f'"{t}"' for t in [*self.phrases, *self.terms])
+        forms = [f for t in self.terms for f in self.forms.get(t, ())]
+        return " OR ".join(f'"{t}"' for t in [*self.phrases, *self.terms, *forms])
 
 
 def _path_weights(text: str, paths: list[str]) -> dict[str, float]:
@@ -88,6 +99,31 @@ def _identifiers(text: str, paths: list[str]) -> list[str]:
         if ident[:1].isupper() and not ident.isupper() and len(ident) > 2:
             idents.setdefault(ident, None)
     return [i for i in idents if len(i) > 2 and i.lower() not in STOPWORDS][:MAX_TERMS]
+
+
+_STEMMER = snowballstemmer.stemmer("english")
+_STEMMER_LOCK = threading.Lock()  # a Snowball stemmer keeps state while it stems
+FORMS_PER_TERM = 4
+
+
+def stem(word: str) -> str:
+    with _STEMMER_LOCK:
+        return _STEMMER.stemWord(word)
+
+
+def other_forms(term: str, starting: Callable[[str], list[tuple[str, int]]], most: int) -> list[str]:
+    """The forms of an English word that the index holds, by Snowball stem ("retry": retries, retried;
+    "merge": merging, merged), at most ``FORMS_PER_TERM``, the commonest first, each in at most ``most``
+    spans; ``starting(prefix)`` lists the index's terms with a prefix and how many spans hold each."""
+    if len(term) < 4 or not term.isalpha():
+        return []
+    root = stem(term)
+    found = [
+        (t, n)
+        for t, n in starting(root[: max(3, len(root) - 1)])
+        if t != term and t.isalpha() and n <= most and stem(t) == root
+    ]
+    return [t for t, _ in sorted(found, key=lambda tn: -tn[1])[:FORMS_PER_TERM]]
 
 
 NAME_QUERY_WORDS = 3  # a query of at most this many words may be names alone ("Router", "Ecto Repo")

@@ -22,11 +22,11 @@ from ..errors import ModelLoadError
 from ..parsing import split_lines
 from ..snippets import snippet_of
 from ..store import Store, StoredSpan
-from ..textnorm import words
+from ..textnorm import split_identifier, words
 from . import retrievers
 from .config import DEFAULT_RANKING, RankingConfig
 from .filters import SearchFilters
-from .query import ParsedQuery, parse_query
+from .query import ParsedQuery, other_forms, parse_query
 from .ranking import matched_signals, priors_within, rank
 from .rerank import Reranker, rerank
 from .shaping import confident, diverse, fit_budget
@@ -172,21 +172,30 @@ class Searcher:
         for name, vector in vectors.items():
             join(name, retrievers.vector(self.vectors, vector, pool, scope))
         q.terms, idf = self._telling_terms(q.terms)
+        short = len(q.terms) <= config.short_query_terms
+        if config.word_forms and short:  # a pasted issue has words enough; their forms only add noise
+            most = config.common_term_fraction * max(1, self.store.counts()["spans"])
+            named = {part for i in q.identifiers for part in [i.lower(), *split_identifier(i)]}  # names are exact
+            q.forms = {
+                t: forms
+                for t in q.terms
+                if t not in named and (forms := other_forms(t, self.store.terms_starting, int(most)))
+            }
         file_scores: dict[str, float] = {}
         lexical: dict[int, float] = {}  # also deeper than the pool (lexical_depth)
         if q.terms:
             lexical = retrievers.lexical(self.store, q.fts_match, max(pool, config.lexical_depth), scope)
             # a short query's words should mostly be in its answer; a pasted issue's cannot all be in one place
-            covered = config.lexical_coverage and len(q.terms) <= config.short_query_terms
+            covered = config.lexical_coverage and short
             if lexical and covered:
-                lexical = retrievers.scaled(lexical, self.store.terms_of(q.terms, span=next(iter(lexical))), idf)
+                lexical = retrievers.scaled(lexical, self.store.terms_of(q.term_forms, span=next(iter(lexical))), idf)
             join("lexical", dict(list(lexical.items())[:pool]))
             if q.title_terms and (every_signal or weights.get("title")):
                 join("title", retrievers.title(self.store, q.fts_title_match, pool, scope))
             file_scores = retrievers.file(self.store, q.fts_match, pool, scope)
             if file_scores and covered:
                 best = next(iter(file_scores))
-                file_scores = retrievers.scaled(file_scores, self.store.terms_of(q.terms, path=best), idf)
+                file_scores = retrievers.scaled(file_scores, self.store.terms_of(q.term_forms, path=best), idf)
         if q.identifiers:
             join("name", retrievers.name(self.store, q.identifiers, pool, scope))
         mentioned = retrievers.path(self.store, q.path_weights) if q.paths else {}
