@@ -710,7 +710,8 @@ class Store:
 
     def spans_by_name(self, names: Sequence[str], limit: int = 50, scope: Scope | None = None) -> list[StoredSpan]:
         """Spans named (case-insensitively) or qualified-named (exactly) one of ``names``, in ``scope``; those
-        whose name has the case asked for first, so ``limit`` never drops them for case-only matches."""
+        whose name has the case asked for first, then modules (files), so ``limit`` never drops them for
+        case-only matches."""
         if not names:
             return []
         marks = ",".join("?" * len(names))
@@ -718,7 +719,7 @@ class Store:
         rows = self.con.execute(
             f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id "
             f"WHERE (s.name COLLATE NOCASE IN ({marks}) OR s.qualname IN ({marks})){within} "
-            f"ORDER BY s.name IN ({marks}) DESC, s.id LIMIT ?",
+            f"ORDER BY s.name IN ({marks}) DESC, s.kind = 'module' DESC, s.id LIMIT ?",
             (*names, *names, *args, *names, limit),
         )
         return [StoredSpan(*r) for r in rows]

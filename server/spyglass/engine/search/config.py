@@ -54,6 +54,10 @@ class RankingConfig:
     lexical_depth: int = 1000
     lexical_coverage: bool = True  # scale the BM25 signals by the best hit's share of the query's terms
     word_forms: bool = True  # a query word also finds its other forms in the index (retry: retries)
+    vector_for_names: bool = True  # definitions named exactly get their similarity outside the kNN pool too
+    # the name signal of a definition whose name matches only when case is ignored (``helpers`` asked as
+    # ``Helpers``), for a short query and for a long one (a pasted issue, whose prose is looser with case)
+    case_only_name: tuple[float, float] = (0.4, 0.7)
     mentioned_files: int = 20  # files named in the query (a traceback, a path) join the candidates
     file_heads: int = 20  # the best whole-file matches join the candidates through their module span
     file_vector_spans: int = 3  # a file's vector signal: the mean of its this many best span similarities

@@ -11,13 +11,19 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ..store import Scope, Store
+from ..store import Scope, Store, StoredSpan
 from .vectors import VectorIndex
 
 
 def vector(index: VectorIndex, query: np.ndarray, pool: int, scope: Scope | None) -> dict[int, float]:
     """``vector`` (and ``title_vector``): the cosine similarity of the ``pool`` nearest spans."""
     return {rowid: max(0.0, 1.0 - float(distance)) for rowid, distance in index.knn(query, pool, scope)}
+
+
+def vector_of(index: VectorIndex, query: np.ndarray, rowids: Sequence[int]) -> dict[int, float]:
+    """``vector`` for definitions found by name that the kNN pool missed: their own similarity, not a 0
+    for being outside the pool (a large class named exactly is rarely among the nearest spans)."""
+    return {rowid: max(0.0, sim) for rowid, sim in index.similarity(query, rowids).items()} if rowids else {}
 
 
 def _relative_bm25(hits: Sequence[tuple[object, float]]) -> dict:
@@ -53,13 +59,21 @@ def file(store: Store, match: str, pool: int, scope: Scope | None) -> dict[str, 
     return _relative_bm25(store.file_fts(match, pool, scope))
 
 
-CASE_ONLY = 0.7  # a name that matches only when case is ignored (``helpers`` for ``Helpers``)
 PART_ONLY = 0.7  # a name that is one part of a qualified name the query gives, in another place
 
 
-def name(store: Store, identifiers: list[str], pool: int, scope: Scope | None) -> dict[int, float]:
-    """``name``: definitions the query names: 1 for the name or qualified name as written, ``CASE_ONLY``
-    when only the case differs (Go's exported ``Router`` and unexported ``router`` are different names).
+def _names_file(span: StoredSpan) -> bool:
+    """A file's own span (its module), whose name is the file's: files are named after what they hold in
+    lower case as often as not (``query.ex`` holds ``Ecto.Query``), so here case never matters."""
+    return span.kind == "module" and span.start_line == 1 and span.path.rsplit("/", 1)[-1].startswith(span.name)
+
+
+def name(
+    store: Store, identifiers: list[str], pool: int, scope: Scope | None, case_only: float
+) -> dict[int, float]:
+    """``name``: definitions the query names: 1 for the name or qualified name as written (or a file of
+    that name), ``case_only`` when only the case differs (Go's exported ``Router`` and unexported ``router``
+    are different names).
 
     A definition split into parts is named once, by its first part, where the name is declared: the parts
     after it are its body, and a match there would pick an arbitrary part to stand for the definition."""
@@ -68,7 +82,7 @@ def name(store: Store, identifiers: list[str], pool: int, scope: Scope | None) -
     parts = {part for i in qualified for part in i.split(".")}  # ``Helpers`` of ``Sinatra.Helpers``
     found: dict[tuple[str, str, str], tuple[int, float, int]] = {}
     for span in store.spans_by_name(identifiers, limit=pool, scope=scope):
-        value = 1.0 if span.name in exact or span.qualname in exact else CASE_ONLY
+        value = 1.0 if span.name in exact or span.qualname in exact or _names_file(span) else case_only
         if span.name in parts and not any(span.qualname.endswith(i) for i in qualified):
             value *= PART_ONLY  # the query names a ``Helpers`` inside ``Sinatra``; this one is elsewhere
         key = (span.path, span.qualname, span.kind)
