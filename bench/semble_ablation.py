@@ -31,10 +31,22 @@ def _weights(base: RankingConfig = BASE, **weights: float) -> RankingConfig:
     return replace(base, weights={**base.weights, **weights})
 
 
+def _files(**weights: float) -> RankingConfig:
+    """The defaults with the file ranking's extra weights changed."""
+    return replace(BASE, file_weights={**BASE.file_weights, **weights})
+
+
 CONFIGS: dict[str, RankingConfig] = {
     "current": BASE,
-    "no lexical coverage": replace(BASE, lexical_coverage=False),
-    "no word forms": replace(BASE, word_forms=False),
+    "no stem for files": replace(BASE, file_weights={}),
+    "files: stem 0.15": _files(stem=0.15),
+    "files: file 0.3": _files(file=0.3),
+    "files: file 0.1": _files(file=0.1),
+    "files: file vector 0.3": _files(file_vector=0.3),
+    "files: file vector 0.1": _files(file_vector=0.1),
+    "files: vector 0.35": _files(vector=0.35),
+    "files: lexical 0.25": _files(lexical=0.25),
+    "files: name 0.3": _files(name=0.3),
 }
 
 
@@ -71,8 +83,9 @@ def run(suite_dir: Path, work: Path, names: list[str], configs: dict[str, Rankin
             for name, config in configs.items():
                 ws.searcher.config = config
                 for q in items:
-                    ranking = ws.search(q.query, k=SPANS, cut=False).results
+                    ranking = ws.search(q.query, k=SPANS, cut=False, per_file=1).results  # files
                     s = score(q, rank_files(ranking, repo.root))
+                    ranking = ws.search(q.query, k=SPANS, cut=False).results  # spans
                     scores[name][q.id] = s.values[NDCG_KEY] or 0.0
                     firsts[name][q.id] = s.file_rank
                     functions[name][q.id] = function_rank(q, ranking, repo.root)

@@ -657,6 +657,18 @@ class Store:
             heads.setdefault(span.path, span)
         return list(heads.values())
 
+    def files_whose_name_has(self, words: Sequence[str], limit: int = 2000) -> list[str]:
+        """Indexed files whose name (last path component) contains one of ``words`` (case-insensitively)."""
+        wanted = sorted({w for w in words if w and "/" not in w})
+        if not wanted:
+            return []
+        likes = " OR ".join("path LIKE ? ESCAPE '\\'" for _ in wanted)
+        patterns = ["%" + re.sub(r"([%_\\])", r"\\\1", w) + "%" for w in wanted]
+        rows = self.con.execute(
+            f"SELECT path FROM files WHERE skip_reason IS NULL AND ({likes}) LIMIT ?", [*patterns, limit]
+        )
+        return [p for (p,) in rows if any(w in p.rsplit("/", 1)[-1].lower() for w in wanted)]
+
     def files_named(self, names: Sequence[str]) -> list[str]:
         """Indexed files whose name (last path component) is one of ``names``, matched case-sensitively."""
         wanted = sorted({n for n in names if n and "/" not in n})

@@ -422,7 +422,8 @@ def run_suite(
             try:
                 for q in items:
                     t = time.perf_counter()
-                    ranking = ws.search(q.query, k=config.spans, cut=False).results
+                    # the file ranking (``per_file=1``: file-level signals on), whole: no floor, no limit
+                    ranking = ws.search(q.query, k=config.spans, cut=False, per_file=1).results
                     answer = ws.search(q.query, k=K, per_file=1).results
                     timing["search"] += time.perf_counter() - t
                     t = time.perf_counter()

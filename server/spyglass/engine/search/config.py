@@ -69,9 +69,15 @@ class RankingConfig:
     rerank_top: int = 30  # how many of the best results a configured re-ranker reads
     rerank_weight: float = 0.5
 
-    def weights_for(self, with_vectors: bool) -> Mapping[str, float]:
-        """The signal weights of a search with a query vector, or without one."""
-        return self.weights if with_vectors else self.lexical_weights
+    # added when the search ranks files (``per_file=1``, ``search --files``): a file named after what the
+    # query is about (``stem``) is likelier the file asked for; ranking spans, the code that does what the
+    # query says matters more than the name of its file (function-level ranks fell with it: docs/quality.md)
+    file_weights: Mapping[str, float] = field(default_factory=lambda: {"stem": 0.1})
+
+    def weights_for(self, with_vectors: bool, files: bool = False) -> Mapping[str, float]:
+        """The signal weights of a search with a query vector, or without one; ``files``: of a ranking of files."""
+        weights = self.weights if with_vectors else self.lexical_weights
+        return {**weights, **self.file_weights} if files else weights
 
 
 DEFAULT_RANKING = RankingConfig()

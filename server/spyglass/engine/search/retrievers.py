@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from ..store import Scope, Store, StoredSpan
+from ..textnorm import split_identifier
+from .query import stem as query_stem
 from .vectors import VectorIndex
 
 
@@ -121,6 +123,32 @@ def path(store: Store, mentions: dict[str, float]) -> dict[str, float]:
         for winner in winners:
             scores[winner] = max(score, scores.get(winner, 0.0))
     return scores
+
+
+STRUCTURAL_STEMS = frozenset({"mod", "index", "init", "main", "lib", "core", "base", "internal"})
+
+
+def stem_words(path: str) -> list[str]:
+    """The words of a file's name without its extension: ``root_model.py`` -> root, model;
+    ``JsonElement.java`` -> json, element; ``colors.bash`` -> colors."""
+    name = path.rsplit("/", 1)[-1]
+    name = name.split(".", 1)[0] if not name.startswith(".") else name
+    return [w for w in split_identifier(name) if len(w) > 2]
+
+
+def stem(store: Store, roots: Mapping[str, str]) -> dict[str, float]:
+    """``stem``: files named after what the query is about: every word of the file's name (``root_model``,
+    ``JsonElement``, ``colors``) is a word of the query, compared by Snowball stem (``roots``: each query
+    term's stem). Names that say where, not what (``mod.rs``, ``index.ts``, ``__init__.py``) never match."""
+    wanted = set(roots.values())
+    if not wanted:
+        return {}
+    found = {}
+    for path in store.files_whose_name_has([r[:4] for r in wanted]):
+        words = stem_words(path)
+        if words and not STRUCTURAL_STEMS.intersection(words) and all(query_stem(w) in wanted for w in words):
+            found[path] = 1.0
+    return found
 
 
 def file_vector(index: VectorIndex, query: np.ndarray, paths: Iterable[str], n: int) -> dict[str, float]:

@@ -26,7 +26,7 @@ from ..textnorm import split_identifier, words
 from . import retrievers
 from .config import DEFAULT_RANKING, RankingConfig
 from .filters import SearchFilters
-from .query import ParsedQuery, other_forms, parse_query
+from .query import ParsedQuery, other_forms, parse_query, stem
 from .ranking import matched_signals, priors_within, rank
 from .rerank import Reranker, rerank
 from .shaping import confident, diverse, fit_budget
@@ -83,11 +83,12 @@ class Searcher:
         filters = filters or SearchFilters()
         q = parse_query(query)
         short = len(q.terms) <= config.short_query_terms
+        files = per_file == 1  # a ranking of files: file-level signals weigh in (config.file_weights)
         vectors, note = self.query_vectors(q)
-        signals, spans = self.gather(q, vectors, filters)
+        signals, spans = self.gather(q, vectors, filters, files=files)
         signals = {rowid: sig for rowid, sig in signals.items() if rowid in spans and filters.accepts(spans[rowid])}
         scoped = replace(config, priors=priors_within(config.priors, filters))
-        scored = rank(signals, spans, scoped, with_vectors=bool(vectors), terms=q.terms, short=short)
+        scored = rank(signals, spans, scoped, with_vectors=bool(vectors), terms=q.terms, short=short, files=files)
         if self.reranker is not None and scored:
             try:
                 texts = [f"{span.qualname}\n{span.text}" for _, span in scored[: config.rerank_top]]
@@ -102,10 +103,10 @@ class Searcher:
             per_key = config.per_file if per_file is None else per_file
             scored = diverse(scored, key=lambda t: t[1].path, per_key=per_key, limit=k)
         terms = set(q.terms)
-        weights = config.weights_for(bool(vectors))
-        files: dict[str, list[str] | None] = {} if read_files else NO_FILES
+        weights = config.weights_for(bool(vectors), files)
+        texts: dict[str, list[str] | None] = {} if read_files else NO_FILES
         hits = [
-            self._hit(span, score, signals[span.rowid], weights, terms, matches[span.path], files)
+            self._hit(span, score, signals[span.rowid], weights, terms, matches[span.path], texts)
             for score, span in scored[:k]
         ]
         truncated = False
@@ -153,6 +154,7 @@ class Searcher:
         vectors: dict[str, np.ndarray],
         filters: SearchFilters,
         every_signal: bool = False,
+        files: bool = False,
     ) -> tuple[dict[int, dict[str, float]], dict[int, StoredSpan]]:
         """Candidate spans (by rowid) with each retriever's signal on a 0..1 scale, and the spans themselves;
         ``every_signal`` also computes the signals the config gives no weight (for bench/rerank.py).
@@ -162,7 +164,7 @@ class Searcher:
         config = self.config
         pool = config.candidates
         scope = filters.scope(self.store)
-        weights = config.weights_for(bool(vectors))
+        weights = config.weights_for(bool(vectors), files)
         signals: dict[int, dict[str, float]] = {}
 
         def join(name: str, found: dict[int, float]) -> None:
@@ -200,10 +202,13 @@ class Searcher:
             case_only = config.case_only_name[0 if short else 1]
             join("name", retrievers.name(self.store, q.identifiers, pool, scope, case_only))
         mentioned = retrievers.path(self.store, q.path_weights) if q.paths else {}
+        stems: dict[str, float] = {}
+        if short and (every_signal or weights.get("stem")):
+            stems = retrievers.stem(self.store, {t: stem(t) for t in q.terms})
 
         # the best files of the file-level signals join the candidates through their first span
         best_mentioned = sorted(mentioned, key=lambda p: -mentioned[p])[: config.mentioned_files]
-        heads = list(dict.fromkeys([*list(file_scores)[: config.file_heads], *best_mentioned]))
+        heads = list(dict.fromkeys([*list(file_scores)[: config.file_heads], *best_mentioned, *stems]))
         for head in self.store.file_heads(heads, scope):
             signals.setdefault(head.rowid, {})
         candidates = self.store.spans_by_rowid(list(signals))
@@ -223,6 +228,8 @@ class Searcher:
                 signals[rowid]["file"] = file_scores[span.path]
             if span.path in mentioned:
                 signals[rowid]["path"] = mentioned[span.path]
+            if span.path in stems:
+                signals[rowid]["stem"] = stems[span.path]
             if span.path in file_vector:
                 signals[rowid]["file_vector"] = file_vector[span.path]
         return signals, candidates
