@@ -36,17 +36,15 @@ def _files(**weights: float) -> RankingConfig:
     return replace(BASE, file_weights={**BASE.file_weights, **weights})
 
 
+# issue 20's changes, each switched off alone (docs/quality.md, "Issue 20: short queries")
 CONFIGS: dict[str, RankingConfig] = {
     "current": BASE,
-    "no stem for files": replace(BASE, file_weights={}),
-    "files: stem 0.15": _files(stem=0.15),
-    "files: file 0.3": _files(file=0.3),
-    "files: file 0.1": _files(file=0.1),
-    "files: file vector 0.3": _files(file_vector=0.3),
-    "files: file vector 0.1": _files(file_vector=0.1),
-    "files: vector 0.35": _files(vector=0.35),
-    "files: lexical 0.25": _files(lexical=0.25),
-    "files: name 0.3": _files(name=0.3),
+    "no file stem (files)": replace(BASE, file_weights={}),
+    "no word forms": replace(BASE, word_forms=False),
+    "no lexical coverage": replace(BASE, lexical_coverage=False),
+    "no vector for names": replace(BASE, vector_for_names=False),
+    "case-only names 0.7": replace(BASE, case_only_name=(0.7, 0.7)),
+    "file context 0.15": replace(BASE, file_context=0.15),
 }
 
 
@@ -60,8 +58,10 @@ def function_rank(q: SuiteQuery, spans: list, prefix: str) -> int | None:
         path = f"{prefix}/{s.path}" if prefix else s.path
         for t in q.targets:
             shared = min(s.end_line, t.end_line) - max(s.start_line, t.start_line) + 1
-            if path_matches(path, t.path) and shared * 2 >= t.end_line - t.start_line + 1 and (
-                shared * 2 >= s.end_line - s.start_line + 1
+            if (
+                path_matches(path, t.path)
+                and shared * 2 >= t.end_line - t.start_line + 1
+                and (shared * 2 >= s.end_line - s.start_line + 1)
             ):
                 return i
     return 0  # not found

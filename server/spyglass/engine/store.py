@@ -695,8 +695,9 @@ class Store:
         """Which of ``terms`` one span (by rowid) or one whole file (by path) contains, as full-text search
         reads it (every column, camelCase sub-words included); a term counts when it or one of its forms
         (the mapping's values) is there."""
+        key: int | str | None = span
         if span is not None:
-            sql, key = "SELECT 1 FROM spans_fts WHERE spans_fts MATCH ? AND rowid = ?", span
+            sql = "SELECT 1 FROM spans_fts WHERE spans_fts MATCH ? AND rowid = ?"
         else:
             sql = "SELECT 1 FROM files_fts WHERE files_fts MATCH ? AND rowid = (SELECT id FROM files WHERE path = ?)"
             key = path

@@ -70,9 +70,7 @@ def _names_file(span: StoredSpan) -> bool:
     return span.kind == "module" and span.start_line == 1 and span.path.rsplit("/", 1)[-1].startswith(span.name)
 
 
-def name(
-    store: Store, identifiers: list[str], pool: int, scope: Scope | None, case_only: float
-) -> dict[int, float]:
+def name(store: Store, identifiers: list[str], pool: int, scope: Scope | None, case_only: float) -> dict[int, float]:
     """``name``: definitions the query names: 1 for the name or qualified name as written (or a file of
     that name), ``case_only`` when only the case differs (Go's exported ``Router`` and unexported ``router``
     are different names).

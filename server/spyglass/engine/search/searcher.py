@@ -104,9 +104,9 @@ class Searcher:
             scored = diverse(scored, key=lambda t: t[1].path, per_key=per_key, limit=k)
         terms = set(q.terms)
         weights = config.weights_for(bool(vectors), files)
-        texts: dict[str, list[str] | None] = {} if read_files else NO_FILES
+        lines: dict[str, list[str] | None] = {} if read_files else NO_FILES
         hits = [
-            self._hit(span, score, signals[span.rowid], weights, terms, matches[span.path], texts)
+            self._hit(span, score, signals[span.rowid], weights, terms, matches[span.path], lines)
             for score, span in scored[:k]
         ]
         truncated = False
@@ -216,8 +216,8 @@ class Searcher:
             if rowid in lexical:
                 signals[rowid].setdefault("lexical", lexical[rowid])
         if vectors and config.vector_for_names and short:
-            named = [r for r in candidates if signals[r].get("name", 0.0) >= 1.0 and "vector" not in signals[r]]
-            for rowid, sim in retrievers.vector_of(self.vectors, vectors["vector"], named).items():
+            exact = [r for r in candidates if signals[r].get("name", 0.0) >= 1.0 and "vector" not in signals[r]]
+            for rowid, sim in retrievers.vector_of(self.vectors, vectors["vector"], exact).items():
                 signals[rowid]["vector"] = sim
         file_vector = {}
         if vectors and (every_signal or weights.get("file_vector")):

@@ -1,0 +1,157 @@
+"""Short queries (issue 20): names as typed, other forms of words, the best hit's share of the query, and a
+ranking of files that knows what a file is named after. Real files, a real index, the bundled model."""
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from spyglass.engine import Workspace
+from spyglass.engine.search.query import other_forms, parse_query
+from spyglass.engine.search.retrievers import scaled, stem_words
+
+LEXICAL = {"embed": False}
+
+GO_ROUTER = """package chi
+
+// Router consists of the core routing methods used by chi's Mux.
+type Router interface {
+	Route(pattern string, fn func(r Router)) Router
+	Mount(pattern string, h Handler)
+}
+
+// router builds the default mux.
+func router() *Mux {
+	return NewMux()
+}
+
+func NewMux() *Mux {
+	return &Mux{}
+}
+"""
+
+RUBY_HELPERS = """module Sinatra
+  module Helpers
+    def status(value = nil)
+      response.status = value if value
+      response.status
+    end
+
+    def body(value = nil)
+      response.body = value if value
+      response.body
+    end
+  end
+
+  class Base
+    def self.helpers(*extensions)
+      class_eval(&block) if block_given?
+    end
+  end
+end
+"""
+
+BACKOFF = '''def backoff_delay(attempt):
+    """How long to wait before the next attempt: doubles with every one of the retries so far."""
+    return min(60, 2 ** attempt)
+
+
+def parse_header(value):
+    """Split a header value into its parts."""
+    return value.split(";")
+'''
+
+
+# other code, so that the words of a test are not in most spans (those are dropped as too common)
+FILLER = "".join(f'def step_{i}(state):\n    """Advance by one step."""\n    return state + {i}\n\n' for i in range(10))
+
+
+def _write(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def _indexed(root: Path, overrides: dict | None = None) -> Workspace:
+    ws = Workspace.open(root, writer=True, overrides=overrides or {})
+    ws.index()
+    return ws
+
+
+def test_a_one_word_query_is_a_name_and_its_case_counts(tmp_path: Path) -> None:
+    with _indexed(_write(tmp_path, {"chi.go": GO_ROUTER, "mux.go": "package chi\n\ntype Mux struct{}\n"})) as ws:
+        first = ws.search("Router", k=3, cut=False).results[0]
+        assert (first.symbol, first.why.signals.get("name")) == ("Router", 1.0)
+        # Go's unexported router is another name: asked in lower case, it comes first
+        assert ws.search("router", k=3, cut=False).results[0].symbol == "router"
+
+
+def test_a_qualified_name_beats_a_name_that_only_differs_in_case(tmp_path: Path) -> None:
+    with _indexed(_write(tmp_path, {"lib/base.rb": RUBY_HELPERS}), LEXICAL) as ws:
+        hits = ws.search("Sinatra::Helpers", k=5, cut=False).results
+        named = {h.symbol: h.why.signals.get("name") for h in hits}
+        assert named["Sinatra.Helpers"] == 1.0
+        assert named["Sinatra.Base.helpers"] < 1.0  # ``helpers`` is ``Helpers`` only if case is ignored
+        assert hits[0].symbol == "Sinatra.Helpers"
+
+
+def test_a_long_definition_is_named_by_the_part_that_declares_it(tmp_path: Path) -> None:
+    methods = "".join(f"    def method_{i}(self):\n        return {i}\n\n" for i in range(60))
+    source = f"class Registry:\n    '''Holds every handler.'''\n\n{methods}"
+    with _indexed(_write(tmp_path, {"registry.py": source}), {"embed": False, "max_span_lines": 40}) as ws:
+        parts = [h for h in ws.search("Registry", k=50, cut=False).results if h.symbol == "Registry"]
+        assert len(parts) == 1 and parts[0].start_line == 1  # the first part, not one picked at random
+        assert parts[0].why.signals["name"] == 1.0
+
+
+def test_a_query_word_finds_its_other_forms(tmp_path: Path) -> None:
+    with _indexed(_write(tmp_path, {"net.py": BACKOFF, "machine.py": FILLER}), LEXICAL) as ws:
+        hits = ws.search("retry delay", k=3, cut=False).results
+        assert hits[0].symbol == "backoff_delay"
+        assert hits[0].why.signals["lexical"] == pytest.approx(1.0)  # "retries" counts as "retry": fully covered
+        ws.searcher.config = replace(ws.searcher.config, word_forms=False)
+        assert ws.search("retry delay", k=3, cut=False).results[0].why.signals["lexical"] < 0.75
+
+
+def test_other_forms_come_from_the_index_by_stem() -> None:
+    vocabulary = [("retried", 3), ("retries", 9), ("retrieve", 20), ("retry", 40), ("retry2", 1)]
+
+    def starting(prefix: str) -> list[tuple[str, int]]:
+        return [(t, n) for t, n in vocabulary if t.startswith(prefix)]
+
+    assert other_forms("retry", starting, most=100) == ["retries", "retried"]  # not retrieve, not retry2
+    assert other_forms("retry", starting, most=5) == ["retried"]  # forms in most spans say nothing
+    assert other_forms("go", starting, most=100) == []  # too short to stem safely
+
+
+def test_a_weak_lexical_match_counts_for_less() -> None:
+    idf = {"merge": 1.0, "nested": 1.0, "dictionaries": 2.0}
+    assert scaled({1: 1.0, 2: 0.5}, {"merge"}, idf) == {1: 0.25, 2: 0.125}
+    assert scaled({1: 1.0}, {"merge", "nested", "dictionaries"}, idf) == {1: 1.0}
+
+
+def test_the_words_of_a_file_name() -> None:
+    assert stem_words("pydantic/root_model.py") == ["root", "model"]
+    assert stem_words("gson/JsonElement.java") == ["json", "element"]
+    assert stem_words("lib/colors.bash") == ["colors"]
+    assert parse_query("Flow").identifiers == ["Flow"]
+    assert parse_query("request logging middleware").identifiers == []  # words, not names
+
+
+def test_a_ranking_of_files_prefers_the_file_named_after_the_topic(tmp_path: Path) -> None:
+    files = {
+        "lib/colors.py": "RED = 31\nGREEN = 32\n\n\ndef paint(text, code):\n    return text\n",
+        "lib/prompt.py": 'def prompt(theme):\n    """Draw it in the theme color."""\n    return theme\n',
+        "lib/machine.py": FILLER,
+    }
+    query = "color definitions"
+    with _indexed(_write(tmp_path, files)) as ws:
+        ranked = ws.search(query, k=10, cut=False, per_file=1).results
+        assert ranked[0].path == "lib/colors.py" and ranked[0].why.signals.get("stem") == 1.0
+        # ranking spans, a file's name is not a signal
+        assert all("stem" not in hit.why.signals for hit in ws.search(query, k=10, cut=False).results)
+        ws.searcher.config = replace(ws.searcher.config, file_weights={})
+        without = {h.path: h.score for h in ws.search(query, k=10, cut=False, per_file=1).results}
+        assert ranked[0].score > without["lib/colors.py"]
