@@ -155,3 +155,33 @@ def test_a_ranking_of_files_prefers_the_file_named_after_the_topic(tmp_path: Pat
         ws.searcher.config = replace(ws.searcher.config, file_weights={})
         without = {h.path: h.score for h in ws.search(query, k=10, cut=False, per_file=1).results}
         assert ranked[0].score > without["lib/colors.py"]
+
+
+TRACE = """Saving a draft crashes
+Traceback (most recent call last):
+  File "app/main.py", line 3, in main
+    run()
+  File "app/jobs.py", line 9, in run
+    save(draft)
+  File "app/store.py", line 2, in save
+    raise ValueError("draft has no title yet")
+ValueError: draft has no title yet
+"""
+
+
+def test_a_traceback_names_its_innermost_frame_most_surely_and_its_message_exactly() -> None:
+    q = parse_query(TRACE)
+    assert q.frame_weights == {"main": 0.5, "run": 0.75, "save": 1.0}
+    assert "draft has no title yet" in q.phrases  # matched as a phrase: the exact message, not its words
+
+
+def test_an_outer_frame_ranks_below_the_innermost(tmp_path: Path) -> None:
+    files = {
+        "app/main.py": "def main():\n    run()\n",
+        "app/jobs.py": "def run():\n    save(None)\n",
+        "app/store.py": "def save(draft):\n    raise ValueError('draft has no title yet')\n",
+        "app/machine.py": FILLER,
+    }
+    with _indexed(_write(tmp_path, files), LEXICAL) as ws:
+        names = {h.symbol: h.why.signals.get("name") for h in ws.search(TRACE, k=10, cut=False).results}
+        assert names["save"] == 1.0 and names["main"] == 0.5

@@ -58,6 +58,7 @@ class RankingConfig:
     # the name signal of a definition whose name matches only when case is ignored (``helpers`` asked as
     # ``Helpers``), for a short query and for a long one (a pasted issue, whose prose is looser with case)
     case_only_name: tuple[float, float] = (0.4, 0.7)
+    frame_weights: bool = True  # a stack trace's outer frames name their functions less surely (innermost 1)
     mentioned_files: int = 20  # files named in the query (a traceback, a path) join the candidates
     file_heads: int = 20  # the best whole-file matches join the candidates through their module span
     file_vector_spans: int = 3  # a file's vector signal: the mean of its this many best span similarities

@@ -45,6 +45,7 @@ class ParsedQuery:
     paths: list[str] = field(default_factory=list)  # file paths or file names mentioned
     path_weights: dict[str, float] = field(default_factory=dict)  # < 1 for outer stack frames
     phrases: list[str] = field(default_factory=list)  # multi-word identifiers as FTS phrases ("parse config")
+    frame_weights: dict[str, float] = field(default_factory=dict)  # stack-frame functions: < 1 for outer frames
     forms: dict[str, list[str]] = field(default_factory=dict)  # other forms of terms found in the index
     title: str = ""  # a query's first line, when it has several: its gist (an issue's title)
     title_terms: list[str] = field(default_factory=list)
@@ -74,6 +75,37 @@ def _path_weights(text: str, paths: list[str]) -> dict[str, float]:
     last = {p: text.replace("\\", "/").rfind(p) for p in paths}
     order = sorted(paths, key=lambda p: last[p], reverse=not INNERMOST_LAST_RE.search(text))
     return {p: 0.5 + 0.5 * i / (len(order) - 1) for i, p in enumerate(order)}
+
+
+def _frame_weights(text: str) -> dict[str, float]:
+    """The functions of a stack trace's frames, 1 for the innermost (where the error was raised) down to 0.5
+    for the outermost, in each language's frame order; a function in several frames keeps its best."""
+    names = [(m.group(1) or m.group(2)).split(".")[-1] for m in FRAME_RE.finditer(text)]
+    names = [n for n in names if n.isidentifier()]
+    if len(names) < 2:
+        return {}
+    if not INNERMOST_LAST_RE.search(text):
+        names.reverse()  # innermost first in JavaScript, Java, C#: make it last like Python's
+    weights: dict[str, float] = {}
+    for i, name in enumerate(names):
+        weights[name] = max(weights.get(name, 0.0), 0.5 + 0.5 * i / (len(names) - 1))
+    return weights
+
+
+# an error's message (``ValueError: invalid literal for int()``) or a quoted string: its words in order
+MESSAGE_RE = re.compile(r'\b[A-Z]\w*(?:Error|Exception|Warning): ([^\n]{8,120})|"([^"\n]* [^"\n]*)"')
+MESSAGE_WORDS = 8
+
+
+def _message_phrases(text: str) -> list[str]:
+    """Exact messages as FTS phrases (their first ``MESSAGE_WORDS`` words): an error string found verbatim
+    is worth more than a similar message sharing its words."""
+    phrases = []
+    for m in MESSAGE_RE.finditer(text):
+        found = [w.lower() for w in words(m.group(1) or m.group(2))][:MESSAGE_WORDS]
+        if len(found) >= 3:
+            phrases.append(" ".join(found))
+    return phrases
 
 
 def _identifiers(text: str, paths: list[str]) -> list[str]:
@@ -171,5 +203,6 @@ def parse_query(text: str) -> ParsedQuery:
         ranked.setdefault(w, None)
     q.terms = [t.replace('"', "") for t in ranked if t][:MAX_TERMS]
     phrases = (" ".join(w.lower() for w in words(i)) for i in q.identifiers if "_" in i or "." in i)
-    q.phrases = list(dict.fromkeys(p for p in phrases if " " in p))[:MAX_PHRASES]
+    q.phrases = list(dict.fromkeys([*(p for p in phrases if " " in p), *_message_phrases(text)]))[:MAX_PHRASES]
+    q.frame_weights = _frame_weights(text)
     return q

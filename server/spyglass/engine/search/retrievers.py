@@ -70,10 +70,17 @@ def _names_file(span: StoredSpan) -> bool:
     return span.kind == "module" and span.start_line == 1 and span.path.rsplit("/", 1)[-1].startswith(span.name)
 
 
-def name(store: Store, identifiers: list[str], pool: int, scope: Scope | None, case_only: float) -> dict[int, float]:
+def name(
+    store: Store,
+    identifiers: list[str],
+    pool: int,
+    scope: Scope | None,
+    case_only: float,
+    frames: Mapping[str, float] | None = None,
+) -> dict[int, float]:
     """``name``: definitions the query names: 1 for the name or qualified name as written (or a file of
     that name), ``case_only`` when only the case differs (Go's exported ``Router`` and unexported ``router``
-    are different names).
+    are different names); times its frame's weight for a function of a stack trace (``frames``).
 
     A definition split into parts is named once, by its first part, where the name is declared: the parts
     after it are its body, and a match there would pick an arbitrary part to stand for the definition."""
@@ -85,6 +92,8 @@ def name(store: Store, identifiers: list[str], pool: int, scope: Scope | None, c
         value = 1.0 if span.name in exact or span.qualname in exact or _names_file(span) else case_only
         if span.name in parts and not any(span.qualname.endswith(i) for i in qualified):
             value *= PART_ONLY  # the query names a ``Helpers`` inside ``Sinatra``; this one is elsewhere
+        if frames and span.name in frames:
+            value *= frames[span.name]  # an outer frame of a stack trace: less likely where the error is
         key = (span.path, span.qualname, span.kind)
         if key not in found or span.start_line < found[key][2]:
             found[key] = (span.rowid, value, span.start_line)

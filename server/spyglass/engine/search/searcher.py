@@ -200,7 +200,8 @@ class Searcher:
                 file_scores = retrievers.scaled(file_scores, self.store.terms_of(q.term_forms, path=best), idf)
         if q.identifiers:
             case_only = config.case_only_name[0 if short else 1]
-            join("name", retrievers.name(self.store, q.identifiers, pool, scope, case_only))
+            frames = q.frame_weights if config.frame_weights else None
+            join("name", retrievers.name(self.store, q.identifiers, pool, scope, case_only, frames))
         mentioned = retrievers.path(self.store, q.path_weights) if q.paths else {}
         stems: dict[str, float] = {}
         if short and (every_signal or weights.get("stem")):
