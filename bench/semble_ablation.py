@@ -42,8 +42,7 @@ CONFIGS: dict[str, RankingConfig] = {
     "no file stem (files)": replace(BASE, file_weights={}),
     "no word forms": replace(BASE, word_forms=False),
     "no lexical coverage": replace(BASE, lexical_coverage=False),
-    "no vector for names": replace(BASE, vector_for_names=False),
-    "case-only names 0.7": replace(BASE, case_only_name=(0.7, 0.7)),
+    "case-only names 0.4": replace(BASE, case_only_name=0.4),
     "file context 0.15": replace(BASE, file_context=0.15),
 }
 

@@ -54,10 +54,9 @@ class RankingConfig:
     lexical_depth: int = 1000
     lexical_coverage: bool = True  # scale the BM25 signals by the best hit's share of the query's terms
     word_forms: bool = True  # a query word also finds its other forms in the index (retry: retries)
-    vector_for_names: bool = True  # definitions named exactly get their similarity outside the kNN pool too
     # the name signal of a definition whose name matches only when case is ignored (``helpers`` asked as
-    # ``Helpers``), for a short query and for a long one (a pasted issue, whose prose is looser with case)
-    case_only_name: tuple[float, float] = (0.4, 0.7)
+    # ``Helpers``); 0.4 was 0.001 better on the semble suite and one SWE-bench Lite instance worse
+    case_only_name: float = 0.7
     frame_weights: bool = True  # a stack trace's outer frames name their functions less surely (innermost 1)
     mentioned_files: int = 20  # files named in the query (a traceback, a path) join the candidates
     file_heads: int = 20  # the best whole-file matches join the candidates through their module span

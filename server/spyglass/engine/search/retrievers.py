@@ -22,12 +22,6 @@ def vector(index: VectorIndex, query: np.ndarray, pool: int, scope: Scope | None
     return {rowid: max(0.0, 1.0 - float(distance)) for rowid, distance in index.knn(query, pool, scope)}
 
 
-def vector_of(index: VectorIndex, query: np.ndarray, rowids: Sequence[int]) -> dict[int, float]:
-    """``vector`` for definitions found by name that the kNN pool missed: their own similarity, not a 0
-    for being outside the pool (a large class named exactly is rarely among the nearest spans)."""
-    return {rowid: max(0.0, sim) for rowid, sim in index.similarity(query, rowids).items()} if rowids else {}
-
-
 def _relative_bm25(hits: Sequence[tuple[object, float]]) -> dict:
     """BM25 (negative, lower is better) relative to the best hit: 1 for the best; nothing when no hit has
     a useful score."""

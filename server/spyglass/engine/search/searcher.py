@@ -199,9 +199,8 @@ class Searcher:
                 best = next(iter(file_scores))
                 file_scores = retrievers.scaled(file_scores, self.store.terms_of(q.term_forms, path=best), idf)
         if q.identifiers:
-            case_only = config.case_only_name[0 if short else 1]
             frames = q.frame_weights if config.frame_weights else None
-            join("name", retrievers.name(self.store, q.identifiers, pool, scope, case_only, frames))
+            join("name", retrievers.name(self.store, q.identifiers, pool, scope, config.case_only_name, frames))
         mentioned = retrievers.path(self.store, q.path_weights) if q.paths else {}
         stems: dict[str, float] = {}
         if short and (every_signal or weights.get("stem")):
@@ -216,10 +215,6 @@ class Searcher:
         for rowid in candidates:  # found by another retriever: its BM25 too, not a 0 for missing the pool
             if rowid in lexical:
                 signals[rowid].setdefault("lexical", lexical[rowid])
-        if vectors and config.vector_for_names and short:
-            exact = [r for r in candidates if signals[r].get("name", 0.0) >= 1.0 and "vector" not in signals[r]]
-            for rowid, sim in retrievers.vector_of(self.vectors, vectors["vector"], exact).items():
-                signals[rowid]["vector"] = sim
         file_vector = {}
         if vectors and (every_signal or weights.get("file_vector")):
             paths = {span.path for span in candidates.values()}

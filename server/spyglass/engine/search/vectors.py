@@ -28,10 +28,6 @@ class VectorIndex(Protocol):
         ``vectors`` is one query vector or several (one per row): a span's distance is then its smallest."""
         ...
 
-    def similarity(self, vector: np.ndarray, rowids: Sequence[int]) -> dict[int, float]:
-        """The cosine similarity of each of these spans to the query (those that have a vector)."""
-        ...
-
     def file_similarity(self, vector: np.ndarray, paths: Iterable[str], n: int) -> dict[str, float]:
         """How close each of these files is to the query: ``best_mean_by_key`` of its ``n`` best span
         similarities, over all of its embedded spans; by path."""
@@ -46,13 +42,6 @@ class StoreVectors:
 
     def knn(self, vectors: np.ndarray, k: int, scope: Scope | None = None) -> list[tuple[int, float]]:
         return self.store.knn(vectors, k, scope)
-
-    def similarity(self, vector: np.ndarray, rowids: Sequence[int]) -> dict[int, float]:
-        ids, mat = self.store.vectors(list(rowids))
-        if not len(ids):
-            return {}
-        sims = (mat @ np.atleast_2d(np.asarray(vector, dtype=np.float32)).T).max(axis=1)
-        return {int(i): float(v) for i, v in zip(ids, sims, strict=True)}
 
     def file_similarity(self, vector: np.ndarray, paths: Iterable[str], n: int) -> dict[str, float]:
         owners = dict(self.store.embedded_spans_of(sorted(paths)))
@@ -127,12 +116,6 @@ class VectorCache:
         top = np.argpartition(-sims, k - 1)[:k]
         top = top[np.argsort(-sims[top])]
         return [(int(ids[i]), float(1.0 - sims[i])) for i in top]
-
-    def similarity(self, vector: np.ndarray, rowids: Sequence[int]) -> dict[int, float]:
-        """As :meth:`VectorIndex.similarity`, from the kNN's similarities to every span."""
-        ids, _, sims = self._similarities(vector)
-        mask = np.isin(ids, np.asarray(list(rowids), dtype=np.int64))
-        return {int(i): float(v) for i, v in zip(ids[mask], sims[mask], strict=True)}
 
     def file_similarity(self, vector: np.ndarray, paths: Iterable[str], n: int) -> dict[str, float]:
         """As :meth:`VectorIndex.file_similarity`, from the kNN's similarities to every span (already
