@@ -185,3 +185,32 @@ def test_an_outer_frame_ranks_below_the_innermost(tmp_path: Path) -> None:
     with _indexed(_write(tmp_path, files), LEXICAL) as ws:
         names = {h.symbol: h.why.signals.get("name") for h in ws.search(TRACE, k=10, cut=False).results}
         assert names["save"] == 1.0 and names["main"] == 0.5
+
+
+OVERLOADS = """export function flattenError(error: Error): string[];
+export function flattenError(error: Error, sep: string): string;
+export function flattenError(error: Error, sep?: string): string | string[] {
+  const parts = error.message.split("\\n").map((line) => line.trim());
+  return sep === undefined ? parts : parts.join(sep);
+}
+
+export function normalizeParams(params?: string | { message?: string }): { message?: string } {
+  if (!params) return {};
+  if (typeof params === "string") return { message: params };
+  return params;
+}
+"""
+
+
+def test_an_overloaded_function_is_still_found_by_its_implementation(tmp_path: Path) -> None:
+    with _indexed(_write(tmp_path, {"src/errors.ts": OVERLOADS, "src/machine.py": FILLER}), LEXICAL) as ws:
+        lines = [h.start_line for h in ws.search("flattenError", k=10, cut=False).results if h.symbol == "flattenError"]
+        assert 3 in lines  # overload signatures are definitions of their own, not parts of the implementation
+
+
+def test_a_name_spelled_as_words_is_looked_up(tmp_path: Path) -> None:
+    with _indexed(_write(tmp_path, {"src/errors.ts": OVERLOADS, "src/machine.py": FILLER}), LEXICAL) as ws:
+        first = ws.search("normalize params", k=5, cut=False).results[0]
+        assert first.symbol == "normalizeParams" and first.why.signals["name"] == pytest.approx(0.7)
+    assert parse_query("normalize params").spelled == ["normalizeparams", "normalize_params"]
+    assert parse_query("where does the router pick a handler when two patterns overlap").spelled == []

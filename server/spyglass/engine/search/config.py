@@ -58,6 +58,7 @@ class RankingConfig:
     # ``Helpers``); 0.4 was 0.001 better on the semble suite and one SWE-bench Lite instance worse
     case_only_name: float = 0.7
     frame_weights: bool = True  # a stack trace's outer frames name their functions less surely (innermost 1)
+    spelled_names: bool = True  # "normalize params" also looks up ``normalizeParams``, ``normalize_params``
     mentioned_files: int = 20  # files named in the query (a traceback, a path) join the candidates
     file_heads: int = 20  # the best whole-file matches join the candidates through their module span
     file_vector_spans: int = 3  # a file's vector signal: the mean of its this many best span similarities

@@ -46,6 +46,7 @@ class ParsedQuery:
     path_weights: dict[str, float] = field(default_factory=dict)  # < 1 for outer stack frames
     phrases: list[str] = field(default_factory=list)  # multi-word identifiers as FTS phrases ("parse config")
     frame_weights: dict[str, float] = field(default_factory=dict)  # stack-frame functions: < 1 for outer frames
+    spelled: list[str] = field(default_factory=list)  # names a short query spells as words ("normalize params")
     forms: dict[str, list[str]] = field(default_factory=dict)  # other forms of terms found in the index
     title: str = ""  # a query's first line, when it has several: its gist (an issue's title)
     title_terms: list[str] = field(default_factory=list)
@@ -174,6 +175,25 @@ def _bare_names(text: str) -> list[str]:
     return [t for t in tokens[1:] if IDENT_RE.fullmatch(t) and t[:1].isupper() and not t.isupper()]
 
 
+SPELLED_WORDS = 3  # a name spelled as words has at most this many
+
+
+def _spelled_names(text: str) -> list[str]:
+    """The names a short query may spell as words: each run of two or three adjacent words joined, as one
+    word and in snake case ("normalize params": ``normalizeparams``, ``normalize_params``), found by a
+    case-blind name lookup (``normalizeParams``, ``NormalizeParams``)."""
+    tokens = [t.lower() for t in text.split()]
+    if len(tokens) > NAME_QUERY_WORDS + 1 or not all(t.isalpha() for t in tokens):
+        return []
+    names = []
+    for n in range(2, SPELLED_WORDS + 1):
+        for i in range(len(tokens) - n + 1):
+            run = tokens[i : i + n]
+            if not STOPWORDS.intersection(run):
+                names += ["".join(run), "_".join(run)]
+    return names
+
+
 def _content_words(text: str) -> list[str]:
     return [w for w in words(text) if len(w) > 1 and w not in STOPWORDS and not w.isdigit()]
 
@@ -205,4 +225,5 @@ def parse_query(text: str) -> ParsedQuery:
     phrases = (" ".join(w.lower() for w in words(i)) for i in q.identifiers if "_" in i or "." in i)
     q.phrases = list(dict.fromkeys([*(p for p in phrases if " " in p), *_message_phrases(text)]))[:MAX_PHRASES]
     q.frame_weights = _frame_weights(text)
+    q.spelled = _spelled_names(text.strip())
     return q

@@ -116,12 +116,13 @@ def rank(
 
 
 def one_definition_once(scored: Scored) -> Scored:
-    """The parts of one long definition (same file, name and kind) count once: the best part stands for it
-    and the others leave the ranking, so a large class matching the query by name does not fill the ranking
-    with copies of its header (keeping them, whole or halved, was worse: docs/quality.md)."""
+    """The parts of one long definition (same file, name, kind and signature) count once: the best part
+    stands for it and the others leave the ranking, so a large class matching the query by name does not
+    fill the ranking with copies of its header (keeping them, whole or halved, was worse: docs/quality.md).
+    Overloads (TypeScript's, Python's ``@overload``) have signatures of their own and stay."""
     out, seen = [], set()
     for score, span in sorted(scored, key=lambda t: -t[0]):
-        key = (span.path, span.qualname, span.kind)
+        key = (span.path, span.qualname, span.kind, span.signature)
         if key not in seen:
             seen.add(key)
             out.append((score, span))

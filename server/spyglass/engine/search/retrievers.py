@@ -71,27 +71,42 @@ def name(
     scope: Scope | None,
     case_only: float,
     frames: Mapping[str, float] | None = None,
+    spelled: Sequence[str] = (),
 ) -> dict[int, float]:
     """``name``: definitions the query names: 1 for the name or qualified name as written (or a file of
     that name), ``case_only`` when only the case differs (Go's exported ``Router`` and unexported ``router``
-    are different names); times its frame's weight for a function of a stack trace (``frames``).
+    are different names); times its frame's weight for a function of a stack trace (``frames``). Names the
+    query may spell as words (``spelled``: ``normalize_params``) are looked up too, and weigh ``case_only``.
 
     A definition split into parts is named once, by its first part, where the name is declared: the parts
     after it are its body, and a match there would pick an arbitrary part to stand for the definition."""
     exact = set(identifiers)
     qualified = [i for i in identifiers if "." in i]
     parts = {part for i in qualified for part in i.split(".")}  # ``Helpers`` of ``Sinatra.Helpers``
-    found: dict[tuple[str, str, str], tuple[int, float, int]] = {}
-    for span in store.spans_by_name(identifiers, limit=pool, scope=scope):
+    looked_up = [*identifiers, *spelled]
+    found = sorted(store.spans_by_name(looked_up, limit=pool, scope=scope), key=lambda s: (s.path, s.start_line))
+    scores: dict[int, float] = {}
+    for before, span in zip([None, *found], found, strict=False):
+        if before is not None and _continues(before, span):
+            continue  # a later part of a split definition: its first part carries the name
         value = 1.0 if span.name in exact or span.qualname in exact or _names_file(span) else case_only
         if span.name in parts and not any(span.qualname.endswith(i) for i in qualified):
             value *= PART_ONLY  # the query names a ``Helpers`` inside ``Sinatra``; this one is elsewhere
         if frames and span.name in frames:
             value *= frames[span.name]  # an outer frame of a stack trace: less likely where the error is
-        key = (span.path, span.qualname, span.kind)
-        if key not in found or span.start_line < found[key][2]:
-            found[key] = (span.rowid, value, span.start_line)
-    return {rowid: value for rowid, value, _ in sorted(found.values(), key=lambda t: -t[1])}
+        scores[span.rowid] = value
+    return dict(sorted(scores.items(), key=lambda kv: -kv[1]))
+
+
+def _continues(before: StoredSpan, span: StoredSpan) -> bool:
+    """Whether ``span`` is the next part of the definition ``before`` was split from: the same file, name,
+    kind and signature, starting on the line after it (an overload has a signature of its own)."""
+    return (before.path, before.qualname, before.kind, before.signature) == (
+        span.path,
+        span.qualname,
+        span.kind,
+        span.signature,
+    ) and span.start_line == before.end_line + 1
 
 
 def path(store: Store, mentions: dict[str, float]) -> dict[str, float]:
