@@ -15,9 +15,9 @@ from spyglass.engine.store import Store
 
 def test_search_honours_a_token_budget(polyglot: Path):
     run("index", "--json", "--no-embed", cwd=polyglot)
-    full = json.loads(run("search", "cart total price", "-k", "10", "--json", cwd=polyglot).stdout)
+    full = json.loads(run("search", "total price of the cart lines", "-k", "10", "--json", cwd=polyglot).stdout)
     small = json.loads(
-        run("search", "cart total price", "-k", "10", "--max-tokens", "120", "--json", cwd=polyglot).stdout
+        run("search", "total price of the cart lines", "-k", "10", "--max-tokens", "120", "--json", cwd=polyglot).stdout
     )
     assert len(full["results"]) >= 2 and small["truncated"] is True
     chars = sum(len(h["path"]) + len(h["symbol"]) + len(h["snippet"]) + 60 for h in small["results"])
