@@ -45,7 +45,7 @@ CONFIGS: dict[str, RankingConfig] = {
     "case-only names 0.4": replace(BASE, case_only_name=0.4),
     "no spelled names": replace(BASE, spelled_names=False),
     "no frame weights": replace(BASE, frame_weights=False),
-    "file context 0.15": replace(BASE, file_context=0.15),
+    "no words weights": replace(BASE, words_weights={}),
 }
 
 

@@ -724,16 +724,19 @@ class Store:
     def spans_by_name(self, names: Sequence[str], limit: int = 50, scope: Scope | None = None) -> list[StoredSpan]:
         """Spans named (case-insensitively) or qualified-named (exactly) one of ``names``, in ``scope``; those
         whose name has the case asked for first, then modules (files), so ``limit`` never drops them for
-        case-only matches."""
+        case-only matches. Only a dotted name is compared with qualified names: an undotted qualified name
+        is the span's name, and the name index answers without reading every span."""
         if not names:
             return []
         marks = ",".join("?" * len(names))
+        dotted = [n for n in names if "." in n]
+        qualified = f" OR s.qualname IN ({','.join('?' * len(dotted))})" if dotted else ""
         within, args = _within(scope, "s.id")
         rows = self.con.execute(
             f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id "
-            f"WHERE (s.name COLLATE NOCASE IN ({marks}) OR s.qualname IN ({marks})){within} "
+            f"WHERE (s.name COLLATE NOCASE IN ({marks}){qualified}){within} "
             f"ORDER BY s.name IN ({marks}) DESC, s.kind = 'module' DESC, s.id LIMIT ?",
-            (*names, *names, *args, *names, limit),
+            (*names, *dotted, *args, *names, limit),
         )
         return [StoredSpan(*r) for r in rows]
 

@@ -6,6 +6,7 @@ full-text query, the exact-name lookup and the path boost.
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Callable
@@ -139,7 +140,9 @@ _STEMMER_LOCK = threading.Lock()  # a Snowball stemmer keeps state while it stem
 FORMS_PER_TERM = 4
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
+    """The word's Snowball (English) stem; cached: a server stems the same index terms query after query."""
     with _STEMMER_LOCK:
         return _STEMMER.stemWord(word)
 

@@ -90,11 +90,12 @@ def rank(
     terms: list[str],
     short: bool,
     files: bool = False,
+    words: bool = False,
 ) -> Scored:
     """The candidates' signals fused into one score each, scaled by what they are (test, prose), long
     definitions counted once, file context blended in, each file's spans ordered by their own signals;
     best first."""
-    fused = blend(signals, config.weights_for(with_vectors, files))
+    fused = blend(signals, config.weights_for(with_vectors, files, words))
     test_prior = prior_for_tests(config.priors.tests, short=short, terms=terms)
     scored = []
     for rowid, score in fused.items():

@@ -88,7 +88,10 @@ class Searcher:
         signals, spans = self.gather(q, vectors, filters, files=files)
         signals = {rowid: sig for rowid, sig in signals.items() if rowid in spans and filters.accepts(spans[rowid])}
         scoped = replace(config, priors=priors_within(config.priors, filters))
-        scored = rank(signals, spans, scoped, with_vectors=bool(vectors), terms=q.terms, short=short, files=files)
+        words = short and not q.identifiers and not q.paths  # a description in words: no name, no path
+        scored = rank(
+            signals, spans, scoped, with_vectors=bool(vectors), terms=q.terms, short=short, files=files, words=words
+        )
         if self.reranker is not None and scored:
             try:
                 texts = [f"{span.qualname}\n{span.text}" for _, span in scored[: config.rerank_top]]
@@ -103,7 +106,7 @@ class Searcher:
             per_key = config.per_file if per_file is None else per_file
             scored = diverse(scored, key=lambda t: t[1].path, per_key=per_key, limit=k)
         terms = set(q.terms)
-        weights = config.weights_for(bool(vectors), files)
+        weights = config.weights_for(bool(vectors), files, words)
         lines: dict[str, list[str] | None] = {} if read_files else NO_FILES
         hits = [
             self._hit(span, score, signals[span.rowid], weights, terms, matches[span.path], lines)
