@@ -177,6 +177,8 @@ class Searcher:
         for name, vector in vectors.items():
             join(name, retrievers.vector(self.vectors, vector, pool, scope))
         q.terms, idf = self._telling_terms(q.terms)
+        # short once the terms too common to tell spans apart are gone (search()'s test prior and word weights
+        # count them all; reading both the same way moved one behaviour query by a rank: measured, not taken)
         short = len(q.terms) <= config.short_query_terms
         if config.word_forms and short:  # a pasted issue has words enough; their forms only add noise
             most = config.common_term_fraction * max(1, self.store.counts()["spans"])
