@@ -228,6 +228,9 @@ SAMPLES = {
     "swift": (b"import Foundation\nimport UIKit\nfunc f() {}\n", 2),
     "haskell": (b"module M where\n\nimport Data.List (sort)\nimport qualified Data.Map as Map\n\nf = 1\n", 2),
     "dart": (b"import 'dart:io';\nexport 'src/a.dart';\nvoid main() {}\n", 2),
+    "lua": (b'local json = require("json")\nrequire "socket"\nlocal x = 1\n', 2),
+    "zig": (b'const std = @import("std");\nconst m = @import("m.zig").x;\nfn f() void {}\n', 2),
+    "elixir": (b"defmodule A do\n  alias B.C\n  import D\n  use E\n  require F\n  def f, do: g()\nend\n", 4),
 }
 
 

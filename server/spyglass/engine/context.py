@@ -32,7 +32,6 @@ log = logging.getLogger(__name__)
 
 MAX_IMPORTS = 50
 IMPORT_CHARS = 200
-CALL_DEPTH = 3  # an importing call counts up to this far below the root: `const x = require("x")`
 
 
 @dataclass(frozen=True)
@@ -41,8 +40,11 @@ class ImportSyntax:
 
     nodes: frozenset[str]
     call: str | None = None  # node of a call
-    callee_field: str = ""  # the call's field holding the called name
+    callee_field: str = ""  # the call's field holding the called name ("": its first named child)
     callees: frozenset[str] = frozenset()  # names of importing functions
+    scopes: frozenset[str] = frozenset()  # calls whose body holds statements too (Elixir's defmodule)
+    body: str = ""  # ... the node type of that body
+    depth: int = 3  # an importing call counts up to this far below a statement: `const x = require("x")`
 
 
 _REQUIRE = ImportSyntax(frozenset({"import_statement"}), "call_expression", "function", frozenset({"require"}))
@@ -76,6 +78,16 @@ IMPORTS: dict[str, ImportSyntax] = {
     "swift": ImportSyntax(frozenset({"import_declaration"})),
     "haskell": ImportSyntax(frozenset({"import"})),
     "dart": ImportSyntax(frozenset({"import_or_export"})),
+    "lua": ImportSyntax(frozenset(), "function_call", "name", frozenset({"require"}), depth=4),
+    "zig": ImportSyntax(frozenset(), "builtin_function", "", frozenset({"@import"})),
+    "elixir": ImportSyntax(
+        frozenset(),
+        "call",
+        "target",
+        frozenset({"alias", "import", "require", "use"}),
+        frozenset({"defmodule"}),
+        "do_block",
+    ),
 }
 
 _WS_RE = re.compile(r"\s+")
@@ -160,14 +172,20 @@ def _statement_nodes(root: Node, language: str, syntax: ImportSyntax) -> list[No
 
 
 def _call_nodes(root: Node, syntax: ImportSyntax) -> list[Node]:
-    """The top-level statements holding an importing call (``require "x"``) within CALL_DEPTH levels of
+    """The top-level statements holding an importing call (``require "x"``) within ``syntax.depth`` levels of
     the root (``const x = require("x")``), not a call inside a function."""
     if syntax.call is None:
         return []
     found: list[Node] = []
-    for statement in root.named_children:
+    statements = list(root.named_children)
+    while statements:
+        statement = statements.pop(0)
+        if statement.type == syntax.call and _callee(statement, syntax) in syntax.scopes:
+            body = [c for b in statement.named_children if b.type == syntax.body for c in b.named_children]
+            statements[:0] = body  # a module's body: its statements are the file's
+            continue
         level = [statement]
-        for _ in range(CALL_DEPTH):
+        for _ in range(syntax.depth):
             if any(n.type == syntax.call and _callee(n, syntax) in syntax.callees for n in level):
                 found.append(statement)
                 break
@@ -176,7 +194,7 @@ def _call_nodes(root: Node, syntax: ImportSyntax) -> list[Node]:
 
 
 def _callee(call: Node, syntax: ImportSyntax) -> str | None:
-    name = call.child_by_field_name(syntax.callee_field)
+    name = call.child_by_field_name(syntax.callee_field) if syntax.callee_field else call.named_child(0)
     return name.text.decode("utf-8", "replace").strip() if name is not None and name.text else None
 
 
