@@ -509,13 +509,13 @@ def test_expected_spans(fixture: str, kind: str, qualname: str, start: int, end:
         (
             "stack.ex",
             "Collections.Stack.pop",
-            "def pop(%__MODULE__{items: []}), do: :error",
+            "def pop(%__MODULE__{items: []})",
             "Pops the top value, or returns :error when empty.",
         ),
         (
             "stack.ex",
             "Collections.Queue.enqueue",
-            "def enqueue({front, back}, value), do: {front, [value | back]}",
+            "def enqueue({front, back}, value)",
             "Adds a value at the back.",
         ),
         (
@@ -800,3 +800,10 @@ def test_parsing_is_deterministic_and_thread_safe() -> None:
     for t in threads:
         t.join()
     assert all(results[(k, n)] == expected[n] for k in range(4) for n in names)
+
+
+def test_an_elixir_one_line_definition_keeps_only_its_head_as_signature():
+    source = b"defmodule A do\n  def add(a, b), do: a + b\n\n  def opt(a, b: 1) do\n    a\n  end\nend\n"
+    signatures = {s.qualname: s.signature for s in parse_spans("lib/a.ex", source).spans}
+    assert signatures["A.add"] == "def add(a, b)"  # not `, do: a + b`
+    assert signatures["A.opt"] == "def opt(a, b: 1)"  # a keyword in the head stays

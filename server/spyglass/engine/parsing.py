@@ -618,6 +618,9 @@ def _find_body(
     return None
 
 
+_INLINE_BODY_RE = re.compile(r",\s*do:\s")  # a body written inline after the head, as a keyword
+
+
 def _set_signature(
     d: _Def,
     lines: _Lines,
@@ -632,6 +635,7 @@ def _set_signature(
         start = d.node.start_byte
         end = min(lines.start_of(lines.line_of(start) + 1), d.node.end_byte)
         sig = _EOL_STR_RE.split(data[start:end].decode("utf-8", errors="replace"), maxsplit=1)[0]
+        sig = _INLINE_BODY_RE.split(sig, maxsplit=1)[0]  # Elixir's one-line `def f(x), do: x + 1`
     else:
         owner, body = found
         # from the node that has the body (past decorators), unless it is the value after the name
