@@ -807,3 +807,10 @@ def test_an_elixir_one_line_definition_keeps_only_its_head_as_signature():
     signatures = {s.qualname: s.signature for s in parse_spans("lib/a.ex", source).spans}
     assert signatures["A.add"] == "def add(a, b)"  # not `, do: a + b`
     assert signatures["A.opt"] == "def opt(a, b: 1)"  # a keyword in the head stays
+
+
+def test_a_dart_operator_is_a_method_named_by_its_symbol():
+    source = b"class V {\n  /// Adds.\n  V operator +(V o) => V(x + o.x);\n  int operator [](int i) => x;\n}\n"
+    spans = {s.qualname: s for s in parse_spans("lib/v.dart", source).spans}
+    assert (spans["V.+"].kind, spans["V.+"].signature, spans["V.+"].doc) == ("method", "V operator +(V o)", "Adds.")
+    assert not any("(" in name for name in spans)  # `[]` has no node to name it: it stays in the class

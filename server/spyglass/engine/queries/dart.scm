@@ -1,6 +1,7 @@
 ; Definitions in Dart. The grammar puts a function's body beside its signature, not in it: the
 ; function_body sibling is added to the span (GrammarSpec.trailing_body), and @annotations above are
-; added by the parser. Mixins and extensions are classes; a named constructor `A.named` is named `named`.
+; added by the parser. Mixins and extensions are classes; a named constructor `A.named` is named `named`;
+; an operator is named by its symbol (`V.+`, `V.==`; `[]` and `~` have no node to name them and stay in the class).
 
 (class_definition name: (identifier) @name) @definition.class
 (mixin_declaration (identifier) @name) @definition.class
@@ -12,6 +13,7 @@
 (method_signature (function_signature name: (identifier) @name)) @definition.function
 (method_signature (getter_signature name: (identifier) @name)) @definition.function
 (method_signature (setter_signature name: (identifier) @name)) @definition.function
+(method_signature (operator_signature (binary_operator) @name)) @definition.function
 (method_signature (factory_constructor_signature (identifier) @name . (formal_parameter_list))) @definition.function
 (method_signature (constructor_signature name: (identifier) @name . parameters: (_))) @definition.function
 (declaration (function_signature name: (identifier) @name)) @definition.function
