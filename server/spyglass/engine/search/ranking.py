@@ -116,14 +116,19 @@ def rank(
     return scored
 
 
+def definition_key(span: StoredSpan) -> tuple[str, str, str, str]:
+    """What the parts of one long definition share (file, name, kind, signature); an overload (TypeScript's,
+    Python's ``@overload``) has a signature of its own, so it is a definition of its own."""
+    return (span.path, span.qualname, span.kind, span.signature)
+
+
 def one_definition_once(scored: Scored) -> Scored:
-    """The parts of one long definition (same file, name, kind and signature) count once: the best part
-    stands for it and the others leave the ranking, so a large class matching the query by name does not
-    fill the ranking with copies of its header (keeping them, whole or halved, was worse: docs/quality.md).
-    Overloads (TypeScript's, Python's ``@overload``) have signatures of their own and stay."""
+    """The parts of one long definition (``definition_key``) count once: the best part stands for it and
+    the others leave the ranking, so a large class matching the query by name does not fill the ranking
+    with copies of its header (keeping them, whole or halved, was worse: docs/quality.md)."""
     out, seen = [], set()
     for score, span in sorted(scored, key=lambda t: -t[0]):
-        key = (span.path, span.qualname, span.kind, span.signature)
+        key = definition_key(span)
         if key not in seen:
             seen.add(key)
             out.append((score, span))

@@ -14,6 +14,7 @@ import numpy as np
 from ..store import Scope, Store, StoredSpan
 from ..textnorm import split_identifier
 from .query import stem as query_stem
+from .ranking import definition_key
 from .vectors import VectorIndex
 
 
@@ -99,14 +100,8 @@ def name(
 
 
 def _continues(before: StoredSpan, span: StoredSpan) -> bool:
-    """Whether ``span`` is the next part of the definition ``before`` was split from: the same file, name,
-    kind and signature, starting on the line after it (an overload has a signature of its own)."""
-    return (before.path, before.qualname, before.kind, before.signature) == (
-        span.path,
-        span.qualname,
-        span.kind,
-        span.signature,
-    ) and span.start_line == before.end_line + 1
+    """Whether ``span`` is the next part of the definition ``before`` was split from."""
+    return definition_key(before) == definition_key(span) and span.start_line == before.end_line + 1
 
 
 def path(store: Store, mentions: dict[str, float]) -> dict[str, float]:
@@ -152,11 +147,11 @@ def stem_words(path: str) -> list[str]:
     return [w for w in split_identifier(name) if len(w) > 2]
 
 
-def stem(store: Store, roots: Mapping[str, str]) -> dict[str, float]:
+def stem(store: Store, terms: Iterable[str]) -> dict[str, float]:
     """``stem``: files named after what the query is about: every word of the file's name (``root_model``,
-    ``JsonElement``, ``colors``) is a word of the query, compared by Snowball stem (``roots``: each query
-    term's stem). Names that say where, not what (``mod.rs``, ``index.ts``, ``__init__.py``) never match."""
-    wanted = set(roots.values())
+    ``JsonElement``, ``colors``) is one of the query's ``terms``, compared by Snowball stem. Names that say
+    where, not what (``mod.rs``, ``index.ts``, ``__init__.py``) never match."""
+    wanted = {query_stem(t) for t in terms}
     if not wanted:
         return {}
     found = {}

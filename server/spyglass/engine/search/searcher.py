@@ -26,7 +26,7 @@ from ..textnorm import split_identifier, words
 from . import retrievers
 from .config import DEFAULT_RANKING, RankingConfig
 from .filters import SearchFilters
-from .query import ParsedQuery, other_forms, parse_query, stem
+from .query import ParsedQuery, other_forms, parse_query
 from .ranking import matched_signals, priors_within, rank
 from .rerank import Reranker, rerank
 from .shaping import confident, diverse, fit_budget
@@ -141,13 +141,12 @@ class Searcher:
             vectors["title_vector"] = encoded[-1]
         return vectors, None
 
-    def _telling_terms(self, terms: list[str]) -> tuple[list[str], dict[str, float]]:
-        """Drop terms found in most spans ("def", "self"): BM25 gives them no weight, yet they cost the
-        most time, since FTS5 walks every span that has them. With each kept term's IDF (BM25's)."""
+    def _telling_terms(self, terms: list[str], n: int) -> tuple[list[str], dict[str, float]]:
+        """Drop terms found in most of the ``n`` spans ("def", "self"): BM25 gives them no weight, yet they
+        cost the most time, since FTS5 walks every span that has them. With each kept term's IDF (BM25's)."""
         if not terms:
             return terms, {}
         counts = self.store.term_counts(terms)
-        n = max(1, self.store.counts()["spans"])
         kept = [t for t in terms if counts.get(t, 0) <= self.config.common_term_fraction * n] or terms
         return kept, {t: math.log(1 + (n - counts.get(t, 0) + 0.5) / (counts.get(t, 0) + 0.5)) for t in kept}
 
@@ -176,12 +175,13 @@ class Searcher:
 
         for name, vector in vectors.items():
             join(name, retrievers.vector(self.vectors, vector, pool, scope))
-        q.terms, idf = self._telling_terms(q.terms)
+        n = max(1, self.store.counts()["spans"])
+        q.terms, idf = self._telling_terms(q.terms, n)
         # short once the terms too common to tell spans apart are gone (search()'s test prior and word weights
         # count them all; reading both the same way moved one behaviour query by a rank: measured, not taken)
         short = len(q.terms) <= config.short_query_terms
         if config.word_forms and short:  # a pasted issue has words enough; their forms only add noise
-            most = config.common_term_fraction * max(1, self.store.counts()["spans"])
+            most = config.common_term_fraction * n
             named = {part for i in q.identifiers for part in [i.lower(), *split_identifier(i)]}  # names are exact
             q.forms = {
                 t: forms
@@ -211,7 +211,7 @@ class Searcher:
         mentioned = retrievers.path(self.store, q.path_weights) if q.paths else {}
         stems: dict[str, float] = {}
         if short and (every_signal or weights.get("stem")):
-            stems = retrievers.stem(self.store, {t: stem(t) for t in q.terms})
+            stems = retrievers.stem(self.store, q.terms)
 
         # the best files of the file-level signals join the candidates through their first span
         best_mentioned = sorted(mentioned, key=lambda p: -mentioned[p])[: config.mentioned_files]
