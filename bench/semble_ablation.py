@@ -46,6 +46,7 @@ CONFIGS: dict[str, RankingConfig] = {
     "no spelled names": replace(BASE, spelled_names=False),
     "no frame weights": replace(BASE, frame_weights=False),
     "no words weights": replace(BASE, words_weights={}),
+    "no named first": replace(BASE, beside_the_named=1.0),
 }
 
 

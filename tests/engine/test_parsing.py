@@ -814,3 +814,20 @@ def test_a_dart_operator_is_a_method_named_by_its_symbol():
     spans = {s.qualname: s for s in parse_spans("lib/v.dart", source).spans}
     assert (spans["V.+"].kind, spans["V.+"].signature, spans["V.+"].doc) == ("method", "V operator +(V o)", "Adds.")
     assert not any("(" in name for name in spans)  # `[]` has no node to name it: it stays in the class
+
+
+CHANNEL = b"defmodule Phoenix.Channel do\n  def join(t), do: t\nend\n"
+
+
+@pytest.mark.parametrize(
+    ("path", "source", "qualname", "name"),
+    [
+        ("lib/phoenix/channel.ex", CHANNEL, "Phoenix.Channel", "Channel"),
+        ("lib/phoenix/channel.ex", CHANNEL, "Phoenix.Channel.join", "join"),
+        ("lib/rack/builder.rb", b"class Rack::Builder\n  def call(env)\n  end\nend\n", "Rack.Builder", "Builder"),
+    ],
+)
+def test_a_name_written_qualified_is_named_by_its_last_part(path: str, source: bytes, qualname: str, name: str):
+    """`defmodule Phoenix.Channel` defines `Channel` inside `Phoenix`: asked for `Channel`, it is found by name."""
+    spans = {s.qualname: s for s in parse_spans(path, source).spans}
+    assert spans[qualname].name == name

@@ -214,3 +214,39 @@ def test_a_name_spelled_as_words_is_looked_up(tmp_path: Path) -> None:
         assert first.symbol == "normalizeParams" and first.why.signals["name"] == pytest.approx(0.7)
     assert parse_query("normalize params").spelled == ["normalizeparams", "normalize_params"]
     assert parse_query("where does the router pick a handler when two patterns overlap").spelled == []
+
+
+SERDE = """/// A data structure that can be deserialized from any data format.
+pub trait Deserialize<'de>: Sized {
+    /// Deserialize this value from the given deserializer.
+    fn deserialize<D>(deserializer: D) -> Result<Self, D::Error>
+    where
+        D: Deserializer<'de>;
+}
+"""
+IMPLS = "".join(
+    f"impl<'de> Deserialize<'de> for T{i} {{\n    fn deserialize<D>(d: D) -> Result<Self, D::Error> {{\n"
+    f"        d.deserialize_u{i}(Visitor{i})\n    }}\n}}\n\n"
+    for i in range(8)
+)
+FAKE = "mod fake_serde {\n    pub trait Deserialize<'a>: Sized {\n        fn deserialize(d: u8) -> Self;\n    }\n}\n"
+
+
+def test_a_query_that_is_one_name_puts_that_definition_first(tmp_path: Path) -> None:
+    """Asked for ``Deserialize``, the trait comes before the many ``deserialize`` methods that share its word
+    (and embed closer), and before a test's stand-in of the same name."""
+    files = {"src/de/mod.rs": SERDE, "src/de/impls.rs": IMPLS, "tests/test_path.rs": FAKE}
+    with _indexed(_write(tmp_path, files)) as ws:
+        hits = ws.search("Deserialize", k=20, cut=False).results
+        assert (hits[0].path, hits[0].symbol, hits[0].kind) == ("src/de/mod.rs", "Deserialize", "interface")
+        ranks = {(h.path, h.symbol): i for i, h in enumerate(hits)}
+        assert ranks[("tests/test_path.rs", "fake_serde.Deserialize")] > 0
+        ws.searcher.config = replace(ws.searcher.config, beside_the_named=1.0)
+        assert ws.search("Deserialize", k=10, cut=False).results[0].symbol != "Deserialize"  # what it changes
+
+
+def test_the_query_as_one_name() -> None:
+    assert parse_query("Sinatra::Helpers").whole_name == "Sinatra.Helpers"
+    assert parse_query(" BaseModel ").whole_name == "BaseModel"
+    assert parse_query("the Router").whole_name == ""
+    assert parse_query("src/router.go").whole_name == ""

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from spyglass.engine import indexer
 from spyglass.engine.answers import SearchAnswer
 from spyglass.engine.errors import IndexCorrupt, IndexFromFuture, IndexMissing, OutsideWorkspace
 from spyglass.engine.migrations import SCHEMA_VERSION
@@ -378,6 +379,16 @@ def test_changing_a_span_setting_re_parses_every_file_once(polyglot: Path):
     with Workspace.open(polyglot, writer=True, overrides=changed) as ws:
         again = ws.index()
         assert again.parsed == first.parsed > 0
+        assert ws.index().parsed == 0
+
+
+def test_a_new_parser_version_re_parses_every_file_once(polyglot: Path, monkeypatch: pytest.MonkeyPatch):
+    """An upgrade whose parser names or cuts spans differently reaches files that did not change."""
+    with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:
+        first = ws.index()
+    monkeypatch.setattr(indexer, "PARSER_VERSION", indexer.PARSER_VERSION + 1)
+    with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:
+        assert ws.index().parsed == first.parsed > 0
         assert ws.index().parsed == 0
 
 

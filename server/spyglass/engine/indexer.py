@@ -23,7 +23,7 @@ from .embedding import Embedder
 from .embedtext import embed_hash, embed_text
 from .errors import ModelLoadError
 from .filerules import MISSING
-from .parsing import parse_spans
+from .parsing import PARSER_VERSION, parse_spans
 from .settings import Settings
 from .store import SpanRecord, Store
 from .textnorm import path_words, subword_terms
@@ -195,8 +195,10 @@ class Indexer:
         return report
 
     def _check_span_settings(self) -> None:
-        """Settings that shape spans or their embedded text changed: every file must be parsed again."""
-        current = json.dumps({k: getattr(self.settings, k) for k in SPAN_SETTINGS}, sort_keys=True)
+        """Settings that shape spans or their embedded text changed, or the parser did: every file must be
+        parsed again."""
+        shape = {k: getattr(self.settings, k) for k in SPAN_SETTINGS} | {"parser": PARSER_VERSION}
+        current = json.dumps(shape, sort_keys=True)
         stored = self.store.get_meta("span_settings")
         if stored == current:
             return

@@ -56,6 +56,9 @@ DEF_KINDS = frozenset({"function", "method", "class", "interface", "struct", "en
 ATTRIBUTE_TYPES = frozenset({"attribute_item", "annotation", "annotated_expression"})
 # Comment node types whose name does not say "comment" (Haskell's ``-- |`` doc comments).
 COMMENT_TYPES = frozenset({"haddock"})
+# bumped whenever a change here gives a file other spans or names: an index parsed by an older version is
+# parsed again at its next sync (indexer.py), so an upgrade reaches every file, not only the edited ones
+PARSER_VERSION = 2
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200
@@ -306,12 +309,15 @@ def _collect(query, root: Node, data: bytes) -> tuple[list[_Def], Node | None]:
         doc_node = docs[0] if docs else None
         scopes = caps.get("scope")
         scope = _scope_text(data, scopes[0]) if scopes else None
+        qualifier, name = _qualified(_name_text(data, name_node))
+        if qualifier:
+            scope = f"{scope}.{qualifier}" if scope else qualifier
         old = by_name.get(key)
         if old is None:
             by_name[key] = _Def(
                 def_node,
                 kind,
-                _name_text(data, name_node),
+                name,
                 name_node,
                 doc_node,
                 scope,
@@ -575,6 +581,19 @@ def _collapse(s: str) -> str:
 def _name_text(data: bytes, node: Node) -> str:
     # `## Title ##` closing hashes, quotes of `declare module "foo"`
     return _collapse(_text(data, node)).rstrip("#").strip().strip("\"'`")[:NAME_CHARS] or "?"
+
+
+_QUALIFIED_RE = re.compile(r"[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)+")
+
+
+def _qualified(name: str) -> tuple[str, str]:
+    """A name written qualified at its definition (Elixir's ``defmodule Phoenix.Channel``, Ruby's ``class
+    Rack::Builder``) as its qualifier and its own name (``Phoenix``, ``Channel``): a definition is named by
+    its last part in every language, and the qualifier joins its qualname."""
+    if not _QUALIFIED_RE.fullmatch(name):
+        return "", name
+    parts = re.split(r"\.|::", name)
+    return ".".join(parts[:-1]), parts[-1]
 
 
 def _scope_text(data: bytes, node: Node) -> str:

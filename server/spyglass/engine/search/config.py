@@ -57,6 +57,9 @@ class RankingConfig:
     # the name signal of a definition whose name matches only when case is ignored (``helpers`` asked as
     # ``Helpers``); 0.4 was 0.001 better on the semble suite and one SWE-bench Lite instance worse
     case_only_name: float = 0.7
+    # a query that is one name ("Deserialize", "Sinatra::Helpers") asks for that definition, as go-to-symbol
+    # does: where one has exactly that name, every other candidate's score is scaled by this
+    beside_the_named: float = 0.6
     frame_weights: bool = True  # a stack trace's outer frames name their functions less surely (innermost 1)
     spelled_names: bool = True  # "normalize params" also looks up ``normalizeParams``, ``normalize_params``
     mentioned_files: int = 20  # files named in the query (a traceback, a path) join the candidates

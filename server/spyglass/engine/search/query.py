@@ -51,6 +51,7 @@ class ParsedQuery:
     forms: dict[str, list[str]] = field(default_factory=dict)  # other forms of terms found in the index
     title: str = ""  # a query's first line, when it has several: its gist (an issue's title)
     title_terms: list[str] = field(default_factory=list)
+    whole_name: str = ""  # the query when it is one name and nothing else ("Deserialize", "Sinatra.Helpers")
 
     @property
     def term_forms(self) -> dict[str, list[str]]:
@@ -229,4 +230,19 @@ def parse_query(text: str) -> ParsedQuery:
     q.phrases = list(dict.fromkeys([*(p for p in phrases if " " in p), *_message_phrases(text)]))[:MAX_PHRASES]
     q.frame_weights = _frame_weights(text)
     q.spelled = _spelled_names(text.strip())
+    q.whole_name = _whole_name(text.strip())
     return q
+
+
+def _whole_name(text: str) -> str:
+    """The query as a name, when it is one word shaped like one, plain or qualified (``::`` as ``.``)."""
+    if IDENT_RE.fullmatch(text) or DOTTED_RE.fullmatch(text):
+        return text.replace("::", ".")
+    return ""
+
+
+def names_whole(name: str, qualname: str, whole: str) -> bool:
+    """Whether a definition is the one a query that is only a name asks for: its name is the name's last
+    part (case aside: a file named after it counts too) and, for a qualified name, its qualname ends so."""
+    last = whole.rsplit(".", 1)[-1]
+    return name.lower() == last.lower() and ("." not in whole or f".{qualname}".endswith(f".{whole}"))

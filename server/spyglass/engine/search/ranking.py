@@ -14,7 +14,7 @@ The settings (weights, priors, file context) are a :class:`~.config.RankingConfi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -91,10 +91,11 @@ def rank(
     short: bool,
     files: bool = False,
     words: bool = False,
+    named: Set[int] = frozenset(),
 ) -> Scored:
-    """The candidates' signals fused into one score each, scaled by what they are (test, prose), long
-    definitions counted once, file context blended in, each file's spans ordered by their own signals;
-    best first."""
+    """The candidates' signals fused into one score each, scaled by what they are (test, prose) and, for a
+    query that is one name, by whether they are the definition it names (``named``): long definitions
+    counted once, file context blended in, each file's spans ordered by their own signals; best first."""
     fused = blend(signals, config.weights_for(with_vectors, files, words))
     test_prior = prior_for_tests(config.priors.tests, short=short, terms=terms)
     scored = []
@@ -110,10 +111,18 @@ def rank(
     scored = one_definition_once(scored)
     if config.file_context:
         scored = with_file_context(scored, config.file_context, config.file_context_spans)
+    if named:  # after the file context, which stays the evidence of a file's spans as they are
+        scored = [(score * beside(span, named, config.beside_the_named), span) for score, span in scored]
     scored.sort(key=lambda t: (-t[0], t[1].path, t[1].start_line))
     if config.within_file:
-        scored = order_within_files(scored, signals, config.within_file)
+        scored = order_within_files(scored, signals, config.within_file, named)
     return scored
+
+
+def beside(span: StoredSpan, named: Set[int], factor: float) -> float:
+    """``factor`` for a candidate that is not a definition a name query names, or is one in a test file
+    (below the others named); 1 for the rest."""
+    return 1.0 if span.rowid in named and not is_test_path(span.path) else factor
 
 
 def definition_key(span: StoredSpan) -> tuple[str, str, str, str]:
@@ -145,17 +154,24 @@ def with_file_context(scored: Scored, share: float, spans: int) -> Scored:
     return [((1 - share) * score + share * context[span.path], span) for score, span in scored]
 
 
-def order_within_files(scored: Scored, signals: dict[int, dict[str, float]], weights: Mapping[str, float]) -> Scored:
+def order_within_files(
+    scored: Scored,
+    signals: dict[int, dict[str, float]],
+    weights: Mapping[str, float],
+    named: Set[int] = frozenset(),
+) -> Scored:
     """Each file keeps the places (and scores) its spans hold in the ranking, so files rank as before, but
-    which of its spans takes which place is decided by the spans' own signals under ``weights``: the file's
-    n-th best score goes to its n-th span in that order."""
+    which of its spans takes which place is decided by the spans' own signals under ``weights``, the
+    definitions a name query names (``named``) first: the file's n-th best score goes to its n-th span in
+    that order."""
     places: dict[str, list[int]] = {}
     for i, (_, span) in enumerate(scored):
         places.setdefault(span.path, []).append(i)
     out = list(scored)
     for at in places.values():
         own = {i: sum(weights.get(n, 0.0) * v for n, v in signals[scored[i][1].rowid].items()) for i in at}
-        for i, j in zip(at, sorted(at, key=lambda j: (-own[j], j)), strict=True):
+        order = sorted(at, key=lambda j: (scored[j][1].rowid not in named, -own[j], j))
+        for i, j in zip(at, order, strict=True):
             out[i] = (scored[i][0], scored[j][1])
     return out
 

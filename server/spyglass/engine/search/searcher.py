@@ -26,7 +26,7 @@ from ..textnorm import split_identifier, words
 from . import retrievers
 from .config import DEFAULT_RANKING, RankingConfig
 from .filters import SearchFilters
-from .query import ParsedQuery, other_forms, parse_query
+from .query import ParsedQuery, names_whole, other_forms, parse_query
 from .ranking import matched_signals, priors_within, rank
 from .rerank import Reranker, rerank
 from .shaping import confident, diverse, fit_budget
@@ -89,8 +89,17 @@ class Searcher:
         signals = {rowid: sig for rowid, sig in signals.items() if rowid in spans and filters.accepts(spans[rowid])}
         scoped = replace(config, priors=priors_within(config.priors, filters))
         words = short and not q.identifiers and not q.paths  # a description in words: no name, no path
+        named = self.named(q, signals, spans)
         scored = rank(
-            signals, spans, scoped, with_vectors=bool(vectors), terms=q.terms, short=short, files=files, words=words
+            signals,
+            spans,
+            scoped,
+            with_vectors=bool(vectors),
+            terms=q.terms,
+            short=short,
+            files=files,
+            words=words,
+            named=named,
         )
         if self.reranker is not None and scored:
             try:
@@ -116,6 +125,18 @@ class Searcher:
         if max_tokens is not None:
             hits, truncated = fit_budget(hits, max_tokens, terms, shorten=SearchHit.shortened)
         return SearchOutcome(hits=hits, mode="hybrid" if vectors else "lexical", note=note, truncated=truncated)
+
+    @staticmethod
+    def named(q: ParsedQuery, signals: dict[int, dict[str, float]], spans: dict[int, StoredSpan]) -> set[int]:
+        """The candidates that are the definition a query made of one name asks for: that name exactly (a
+        file named after it too) and, for a qualified name, inside what it qualifies."""
+        if not q.whole_name:
+            return set()
+        return {
+            rowid
+            for rowid, sig in signals.items()
+            if sig.get("name", 0.0) >= 1.0 and names_whole(spans[rowid].name, spans[rowid].qualname, q.whole_name)
+        }
 
     def query_vectors(self, q: ParsedQuery) -> tuple[dict[str, np.ndarray], str | None]:
         """The query's vectors by signal: ``vector`` for the whole query and, if the config weighs it,
