@@ -250,3 +250,19 @@ def test_the_query_as_one_name() -> None:
     assert parse_query(" BaseModel ").whole_name == "BaseModel"
     assert parse_query("the Router").whole_name == ""
     assert parse_query("src/router.go").whole_name == ""
+
+
+def test_a_file_name_counts_with_a_word_in_most_spans_but_not_with_only_such_words(tmp_path: Path) -> None:
+    """In a JSON library "json" is in most spans, too common to rank by; ``json_reader.py`` is still named
+    after "json reader", but ``json.py`` is named after what every file is about."""
+    files = {
+        "lib/json_reader.py": 'def next_token(stream):\n    """Read the next json token from the stream."""\n',
+        "lib/json.py": 'def dumps(obj):\n    """Serialize to a json string."""\n',
+        "lib/json_writer.py": 'def write_value(out, value):\n    """Write one json value."""\n',
+        **{f"lib/kind_{i}.py": f'def kind_{i}(x):\n    """Tell json kind {i}."""\n' for i in range(6)},
+    }
+    with _indexed(_write(tmp_path, files)) as ws:
+        ranked = ws.search("streaming json reader", k=10, cut=False, per_file=1).results
+        stems = {h.path for h in ranked if h.why.signals.get("stem")}
+        assert stems == {"lib/json_reader.py"}
+        assert ranked[0].path == "lib/json_reader.py"

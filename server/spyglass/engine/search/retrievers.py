@@ -147,17 +147,20 @@ def stem_words(path: str) -> list[str]:
     return [w for w in split_identifier(name) if len(w) > 2]
 
 
-def stem(store: Store, terms: Iterable[str]) -> dict[str, float]:
+def stem(store: Store, terms: Iterable[str], telling: Iterable[str]) -> dict[str, float]:
     """``stem``: files named after what the query is about: every word of the file's name (``root_model``,
-    ``JsonElement``, ``colors``) is one of the query's ``terms``, compared by Snowball stem. Names that say
-    where, not what (``mod.rs``, ``index.ts``, ``__init__.py``) never match."""
+    ``JsonElement``, ``colors``) is one of the query's ``terms`` and one at least is ``telling`` (not in most
+    spans: in a JSON library ``json.hpp`` is named after what every file is about), compared by Snowball
+    stem. Names that say where, not what (``mod.rs``, ``index.ts``, ``__init__.py``) never match."""
     wanted = {query_stem(t) for t in terms}
-    if not wanted:
+    rare = {query_stem(t) for t in telling}
+    if not wanted or not rare:
         return {}
     found = {}
-    for path in store.files_whose_name_has([r[:4] for r in wanted]):
-        words = stem_words(path)
-        if words and not STRUCTURAL_STEMS.intersection(words) and all(query_stem(w) in wanted for w in words):
+    for path in store.files_whose_name_has([r[:4] for r in rare]):
+        named = stem_words(path)
+        words = {query_stem(w) for w in named}
+        if words and not STRUCTURAL_STEMS.intersection(named) and wanted >= words and rare & words:
             found[path] = 1.0
     return found
 
