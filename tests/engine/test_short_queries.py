@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from spyglass.engine import Workspace
-from spyglass.engine.search.query import other_forms, parse_query
+from spyglass.engine.search.query import other_forms, parse_query, word_keys
 from spyglass.engine.search.retrievers import scaled, stem_words
 
 LEXICAL = {"embed": False}
@@ -124,6 +124,8 @@ def test_other_forms_come_from_the_index_by_stem() -> None:
     assert other_forms("retry", starting, most=100) == ["retries", "retried"]  # not retrieve, not retry2
     assert other_forms("retry", starting, most=5) == ["retried"]  # forms in most spans say nothing
     assert other_forms("go", starting, most=100) == []  # too short to stem safely
+    assert word_keys("alias") & word_keys("aliases")  # Snowball stems them alia and alias
+    assert stem_words("pydantic/aliases.py") == ["aliases"]
 
 
 def test_a_weak_lexical_match_counts_for_less() -> None:

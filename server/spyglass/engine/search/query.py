@@ -148,17 +148,23 @@ def stem(word: str) -> str:
         return _STEMMER.stemWord(word)
 
 
+def word_keys(word: str) -> frozenset[str]:
+    """A word and its stem: two words are forms of one when their keys meet. Snowball alone misses some
+    pairs ("alias" stems to alia, "aliases" to alias)."""
+    return frozenset((word, stem(word)))
+
+
 def other_forms(term: str, starting: Callable[[str], list[tuple[str, int]]], most: int) -> list[str]:
     """The forms of an English word that the index holds, by Snowball stem ("retry": retries, retried;
     "merge": merging, merged), at most ``FORMS_PER_TERM``, the commonest first, each in at most ``most``
     spans; ``starting(prefix)`` lists the index's terms with a prefix and how many spans hold each."""
     if len(term) < 4 or not term.isalpha():
         return []
-    root = stem(term)
+    root, keys = stem(term), word_keys(term)
     found = [
         (t, n)
         for t, n in starting(root[: max(3, len(root) - 1)])
-        if t != term and t.isalpha() and n <= most and stem(t) == root
+        if t != term and t.isalpha() and n <= most and not keys.isdisjoint(word_keys(t))
     ]
     return [t for t, _ in sorted(found, key=lambda tn: -tn[1])[:FORMS_PER_TERM]]
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..store import Scope, Store, StoredSpan
 from ..textnorm import split_identifier
-from .query import stem as query_stem
+from .query import word_keys
 from .ranking import definition_key
 from .vectors import VectorIndex
 
@@ -152,16 +152,17 @@ def stem(store: Store, terms: Iterable[str], telling: Iterable[str]) -> dict[str
     ``JsonElement``, ``colors``) is one of the query's ``terms`` and one at least is ``telling`` (not in most
     spans: in a JSON library ``json.hpp`` is named after what every file is about), compared by Snowball
     stem. Names that say where, not what (``mod.rs``, ``index.ts``, ``__init__.py``) never match."""
-    wanted = {query_stem(t) for t in terms}
-    rare = {query_stem(t) for t in telling}
+    wanted = frozenset().union(*map(word_keys, terms))
+    rare = frozenset().union(*map(word_keys, telling))
     if not wanted or not rare:
         return {}
     found = {}
     for path in store.files_whose_name_has([r[:4] for r in rare]):
         named = stem_words(path)
-        words = {query_stem(w) for w in named}
-        if words and not STRUCTURAL_STEMS.intersection(named) and wanted >= words and rare & words:
-            found[path] = 1.0
+        keys = [word_keys(w) for w in named]
+        if named and not STRUCTURAL_STEMS.intersection(named) and all(wanted & k for k in keys):
+            if any(rare & k for k in keys):
+                found[path] = 1.0
     return found
 
 
