@@ -47,6 +47,7 @@ CONFIGS: dict[str, RankingConfig] = {
     "no frame weights": replace(BASE, frame_weights=False),
     "no words weights": replace(BASE, words_weights={}),
     "no named first": replace(BASE, beside_the_named=1.0),
+    "no older versions below": replace(BASE, older_version=1.0),
 }
 
 

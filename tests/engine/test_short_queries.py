@@ -268,3 +268,21 @@ def test_a_file_name_counts_with_a_word_in_most_spans_but_not_with_only_such_wor
         stems = {h.path for h in ranked if h.why.signals.get("stem")}
         assert stems == {"lib/json_reader.py"}
         assert ranked[0].path == "lib/json_reader.py"
+
+
+def test_a_definition_kept_from_an_older_version_ranks_below_the_current_one(tmp_path: Path) -> None:
+    """pydantic keeps its last major version in ``pydantic/v1/``, zod its in ``src/v3/``: asked for a name
+    both define, the current one comes first, though the old copy matches as well."""
+    model = 'class BaseModel:\n    """The base class of every model: fields, validation and serialization."""\n'
+    files = {
+        "pydantic/v1/main.py": model + "\n    def dict(self):\n        return {}\n",
+        "pydantic/main.py": model,
+        "src/v3/types.ts": "export class ZodObject {\n  shape() { return {}; }\n}\n",
+        "src/v4/classic/schemas.ts": "export class ZodObject {\n  shape() { return {}; }\n}\n",
+    }
+    with _indexed(_write(tmp_path, files)) as ws:
+        assert ws.search("BaseModel", k=5, cut=False).results[0].path == "pydantic/main.py"
+        assert ws.search("ZodObject", k=5, cut=False).results[0].path == "src/v4/classic/schemas.ts"
+        ws.searcher.config = replace(ws.searcher.config, older_version=1.0)
+        first = [ws.search(q, k=5, cut=False).results[0].path for q in ("BaseModel", "ZodObject")]
+        assert first != ["pydantic/main.py", "src/v4/classic/schemas.ts"]  # without it, an old copy wins one

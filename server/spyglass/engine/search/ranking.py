@@ -14,6 +14,8 @@ The settings (weights, priors, file context) are a :class:`~.config.RankingConfi
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -108,6 +110,8 @@ def rank(
             test_prior=test_prior,
         )
         scored.append((score, span))
+    if config.older_version < 1.0:
+        scored = older_versions_below(scored, config.older_version)
     scored = one_definition_once(scored)
     if config.file_context:
         scored = with_file_context(scored, config.file_context, config.file_context_spans)
@@ -123,6 +127,37 @@ def beside(span: StoredSpan, named: Set[int], factor: float) -> float:
     """``factor`` for a candidate that is not a definition a name query names, or is one in a test file
     (below the others named); 1 for the rest."""
     return 1.0 if span.rowid in named and not is_test_path(span.path) else factor
+
+
+VERSION_DIR_RE = re.compile(r"(?:^|/)v(\d+)/")
+
+
+def _version(path: str) -> tuple[str, float]:
+    """Where a path's version folder is (``packages/zod/src/`` of ``packages/zod/src/v3/types.ts``) and its
+    number; ("", inf) for a path in none: the current code, beside any older copy kept in a ``v1/``."""
+    m = VERSION_DIR_RE.search(path)
+    return (path[: m.start() + 1 if m.start() else 0], float(m.group(1))) if m else ("", math.inf)
+
+
+def older_versions_below(scored: Scored, factor: float) -> Scored:
+    """A definition that is also a candidate in a newer version of the same code (``pydantic/v1/main.py``
+    beside ``pydantic/main.py``, zod's ``src/v3/`` beside ``src/v4/``) scaled by ``factor``: a library that
+    keeps its last major version for migration means the current one unless asked otherwise."""
+    by_name: dict[str, list[int]] = {}
+    for i, (_, span) in enumerate(scored):
+        by_name.setdefault(span.qualname, []).append(i)
+    older = set()
+    for group in by_name.values():
+        if len(group) < 2:
+            continue
+        versions = {i: _version(scored[i][1].path) for i in group}
+        for i, (root, n) in versions.items():
+            if n != math.inf and any(
+                v > n and scored[j][1].path.startswith(root) and (w == root or v == math.inf)
+                for j, (w, v) in versions.items()
+            ):
+                older.add(i)
+    return [(score * factor, span) if i in older else (score, span) for i, (score, span) in enumerate(scored)]
 
 
 def definition_key(span: StoredSpan) -> tuple[str, str, str, str]:
