@@ -746,3 +746,20 @@ def test_agrees_with_git_on_random_ignore_files(tmp_path, _isolated_home, seed):
     ).stdout.split()
     assert indexed(root) == set(out)
     assert_check_path_agrees(root, Settings())
+
+
+def test_a_name_that_is_not_utf8_is_skipped_and_counted_not_fatal(tmp_path):
+    """Old archives hold names in other encodings (bytes 0xFF 0xFE): they are skipped under their own reason,
+    listed printably, and the rest of the tree is indexed."""
+    root = make(tmp_path / "ws", {"good.py": "def ok():\n    return 1\n"})
+    base = os.fsencode(root)
+    for name, data in [(b"bad\xff\xfe.py", b"def bad():\n    return 2\n"), (b"dir\xff/inner.py", b"x = 1\n")]:
+        os.makedirs(os.path.dirname(base + b"/" + name), exist_ok=True)
+        with open(base + b"/" + name, "wb") as f:
+            f.write(data)
+    found = discover(root, Settings())
+    assert {f.path for f in found.files} == {"good.py"}
+    assert found.skipped["name not UTF-8"] == 2
+    assert ("bad\\xff\\xfe.py", "name not UTF-8") in found.skipped_paths  # shown, never a lone surrogate
+    assert check_path(root, os.fsdecode(b"bad\xff\xfe.py"), Settings()) == "name not UTF-8"
+    assert check_path(root, os.fsdecode(b"dir\xff/inner.py"), Settings()) == "name not UTF-8"

@@ -1,6 +1,7 @@
 """The engine end to end through its facade: real files, real SQLite, the real model."""
 
 import dataclasses
+import os
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -446,3 +447,16 @@ def test_damage_found_while_answering_is_the_engines_index_corrupt(polyglot):
         for ask in (lambda: ws.search("cart total"), lambda: ws.symbols("Cart"), lambda: ws.status()):
             with pytest.raises(IndexCorrupt, match="--rebuild"):
                 ask()
+
+
+def test_a_file_name_that_is_not_utf8_does_not_stop_indexing(tmp_path: Path):
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "good.py").write_text("def parse_invoice(text):\n    return text\n")
+    with open(os.fsencode(root) + b"/bad\xff\xfe.py", "wb") as f:
+        f.write(b"def broken_name():\n    return 2\n")
+    with Workspace.open(root, writer=True, overrides=LEXICAL) as ws:
+        report = ws.index()
+        assert report.skipped.get("name not UTF-8") == 1
+        assert ws.search("parse invoice", k=3).results[0].path == "good.py"
+        assert ws.index().parsed == 0  # and the next sync is clean

@@ -70,6 +70,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spyglass.engine.filerules import (
+    BAD_NAME,
     BROKEN_SYMLINK,
     DIRECTORY,
     EXCLUDED,
@@ -135,7 +136,7 @@ def discover(root: Path, settings: Settings) -> Discovery:
 
     def skip(path: str, reason: str) -> None:
         found.skipped[reason] += 1
-        found.skipped_paths.append((path or ".", reason))
+        found.skipped_paths.append((printable(path) or ".", reason))
 
     stack: list[tuple[_Dir | None, _Child]] = [(None, rules.root_child())]
     while stack:
@@ -218,6 +219,21 @@ class _Dir:
     ancestors: frozenset[str]  # resolved paths of this directory and all above it, for loop detection
     spy: tuple[Layer, ...]  # .spyglassignore layers, lowest precedence first
     git: tuple[Layer, ...]  # git layers, lowest precedence first
+
+
+def is_utf8(name: str) -> bool:
+    """Whether a name read from the file system is text: Python keeps bytes that are not UTF-8 as lone
+    surrogates (``surrogateescape``), which no index row, URI or JSON answer can carry."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def printable(path: str) -> str:
+    """A path as text to show: bytes that are not UTF-8 written as ``\\xff``."""
+    return path if is_utf8(path) else os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def _relativise(rules: _Rules, rel_path: str) -> str | None:
@@ -413,6 +429,8 @@ class _Rules:
         lst: os.DirEntry[str] | os.stat_result,
     ) -> FileEntry | _Child | str:
         """Decide one directory entry: a file to index, a directory to enter, or a skip reason."""
+        if not is_utf8(name):
+            return BAD_NAME
         st: os.stat_result | None = None
         link_problem = None
         if is_link:

@@ -63,6 +63,7 @@ SYMLINK_DUPLICATE = "symlink duplicate"
 BROKEN_SYMLINK = "broken symlink"
 NOT_REGULAR = "not a regular file"
 UNREADABLE = "unreadable"
+BAD_NAME = "name not UTF-8"  # bytes that are no UTF-8 (old archives): no URI, JSON or index row can carry it
 # check_path only:
 MISSING = "missing"
 OUTSIDE_ROOT = "outside root"
@@ -90,6 +91,7 @@ SKIP_REASONS: tuple[str, ...] = (
     BROKEN_SYMLINK,
     NOT_REGULAR,
     UNREADABLE,
+    BAD_NAME,
     MISSING,
     OUTSIDE_ROOT,
     DIRECTORY,
