@@ -460,3 +460,61 @@ def test_a_file_name_that_is_not_utf8_does_not_stop_indexing(tmp_path: Path):
         assert report.skipped.get("name not UTF-8") == 1
         assert ws.search("parse invoice", k=3).results[0].path == "good.py"
         assert ws.index().parsed == 0  # and the next sync is clean
+
+
+SECRET_FILES = {
+    ".env.production": "API_KEY=sk_live_51Habcdefghijklmnopqrstuv\nDB_PASSWORD=correct-horse-battery\n",
+    ".npmrc": "//registry.npmjs.org/:_authToken=npm_abcdefghijklmnopqrstuvwxyz0123456789\n",
+    "id_rsa": "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END",
+    "certs/server.pem": "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n",
+    "config/secrets.yaml": "aws_secret_access_key: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n",
+    ".netrc": "machine api.example.com login deploy password s3cr3t-netrc-pass\n",
+    ".docker/config.json": '{"auths": {"ghcr.io": {"auth": "ZGVwbG95OmdocF9hYmNkZWZnaGlqa2xtbm9w"}}}\n',
+}
+
+
+def test_a_made_up_span_id_for_a_file_the_index_left_out_reads_nothing(tmp_path: Path):
+    """Span IDs come from clients: one naming a secret file that the index never took in (its path, any
+    lines, any hash) gets the answer a file that does not exist gets, and no byte of it."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / ".git").mkdir()
+    (root / "app.py").write_text("def handler(event):\n    return event\n")
+    for rel, text in SECRET_FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    with Workspace.open(root, writer=True, overrides=LEXICAL) as ws:
+        ws.index()
+        assert ws.span("app.py:1-2#0000000000").text.startswith("def handler")  # an indexed file: still read
+        for rel, text in SECRET_FILES.items():
+            for span_id in (f"{rel}:1-1#0000000000", f"{rel}:2-2#0000000000", f"{rel}:1-9#ffffffffff"):
+                found = ws.span(span_id, context_lines=5)
+                assert (found.status, found.text) == ("missing", ""), span_id
+                assert found.message == f"no such file in the index or the workspace: {rel}"
+            context = ws.context(rel, 1)
+            assert context.imports == [] and context.span is None
+            assert not any(line in repr(context) for line in text.splitlines() if len(line) > 8)
+
+
+def test_a_folder_swapped_for_a_symlink_to_outside_while_indexing_is_not_read(tmp_path: Path):
+    """The walk saw a real folder; by the time its files are read it is a symlink to a folder outside the
+    workspace. Nothing from outside is indexed."""
+    root, outside = tmp_path / "ws", tmp_path / "outside"
+    (root / "pkg").mkdir(parents=True)
+    (outside / "pkg").mkdir(parents=True)
+    (root / "app.py").write_text("def app():\n    return 1\n")
+    for i in range(5):
+        (root / "pkg" / f"m{i}.py").write_text(f"def inside_{i}():\n    return {i}\n")
+        (outside / "pkg" / f"m{i}.py").write_text(f"def outside_secret_{i}():\n    return 'leaked'\n")
+
+    def swap(phase: str, done: int, total: int) -> None:
+        if phase == "parse" and done == 0:
+            (root / "pkg").rename(root / "pkg_moved")
+            (root / "pkg").symlink_to(outside / "pkg", target_is_directory=True)
+
+    with Workspace.open(root, writer=True, overrides=LEXICAL) as ws:
+        report = ws.index(progress=swap)
+        assert report.skipped["symlink outside root"] == 5
+        texts = [t for (t,) in ws.store.con.execute("SELECT text FROM spans")]
+        assert texts and not any("outside_secret" in t or "leaked" in t for t in texts)
+        assert all("outside_secret" not in h.snippet for h in ws.search("outside secret leaked", k=10).results)

@@ -221,6 +221,43 @@ class _Dir:
     git: tuple[Layer, ...]  # git layers, lowest precedence first
 
 
+class Escaped(OSError):
+    """A file opened under the root turned out to be outside it (a folder on the way became a symlink to
+    elsewhere after the walk) or not a regular file (a FIFO, a device)."""
+
+
+def read_inside(root: Path | str, rel: str) -> bytes:
+    """The bytes of the regular file at ``root/rel``, read only when the file actually opened is inside
+    ``root``: the walk judged the path, but a folder on the way may have been swapped for a symlink since.
+    Opened non-blocking, so a FIFO put there never blocks. Raises ``FileNotFoundError`` and other
+    ``OSError``s as ``open`` does, and :class:`Escaped`."""
+    root_real = os.path.realpath(root)
+    fd = os.open(os.path.join(root, rel), os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise Escaped(errno.EINVAL, "not a regular file", rel)
+        real = _opened_path(fd, os.path.join(root, rel))
+        if real != root_real and not real.startswith(root_real.rstrip(os.sep) + os.sep):
+            raise Escaped(errno.EXDEV, f"resolves outside the workspace, to {real}", rel)
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read()
+    finally:
+        os.close(fd)
+
+
+def _opened_path(fd: int, path: str) -> str:
+    """Where an open file really is: the kernel's answer on Linux, else the resolved path if it is the same
+    file as the one open."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        real = os.path.realpath(path)
+        st, now = os.fstat(fd), os.stat(real)
+        if (st.st_dev, st.st_ino) != (now.st_dev, now.st_ino):
+            raise Escaped(errno.EXDEV, "changed while it was opened", path) from None
+        return real
+
+
 def is_utf8(name: str) -> bool:
     """Whether a name read from the file system is text: Python keeps bytes that are not UTF-8 as lone
     surrogates (``surrogateescape``), which no index row, URI or JSON answer can carry."""

@@ -8,6 +8,7 @@ its embedded text is new, so an unchanged tree costs one directory walk.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import logging
@@ -18,11 +19,11 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal, Protocol, get_args
 
-from .discovery import FileEntry, check_path, discover, looks_binary
+from .discovery import Escaped, FileEntry, check_path, discover, looks_binary, read_inside
 from .embedding import Embedder
 from .embedtext import embed_hash, embed_text
 from .errors import ModelLoadError
-from .filerules import MISSING
+from .filerules import MISSING, NOT_REGULAR, SYMLINK_OUTSIDE_ROOT
 from .parsing import PARSER_VERSION, parse_spans
 from .settings import Settings
 from .store import SpanRecord, Store
@@ -210,9 +211,14 @@ class Indexer:
 
     def _index_entry(self, entry: FileEntry, report: IndexReport) -> None:
         try:
-            data = (self.root / entry.path).read_bytes()
+            data = read_inside(self.root, entry.path)
         except FileNotFoundError:  # deleted between the walk and now
             self.store.delete_file(entry.path)
+            return
+        except Escaped as e:  # swapped since the walk: a symlink to outside, a FIFO
+            log.warning("not indexing %s: %s", entry.path, e.strerror)
+            self.store.delete_file(entry.path)
+            report.skipped[SYMLINK_OUTSIDE_ROOT if e.errno == errno.EXDEV else NOT_REGULAR] += 1
             return
         except OSError as e:
             log.warning("cannot read %s: %s", entry.path, e)
@@ -299,8 +305,8 @@ class Indexer:
         else:
             try:
                 st = full.stat()
-                data = full.read_bytes()
-            except FileNotFoundError:
+                data = read_inside(self.root, path)
+            except (FileNotFoundError, Escaped):
                 if self.store.file_state(path) is not None:
                     self.store.delete_file(path)
                     report.deleted += 1

@@ -37,9 +37,10 @@ from .answers import (
     SymbolMatch,
 )
 from .context import line_context
-from .discovery import discover
+from .discovery import Escaped, check_path, discover, read_inside
 from .embedding import Embedder
 from .errors import IndexCorrupt, IndexLocked, OutsideWorkspace, SpyglassError
+from .filerules import MISSING, UNREADABLE
 from .indexer import Cancel, Indexer, IndexReport, ProgressFn
 from .lock import WriterLock
 from .parsing import parse_spans, split_lines
@@ -402,7 +403,7 @@ class Workspace:
         (``span``, None outside any, with ``message`` saying why), the file's ``imports`` and the indexed
         definitions the enclosing one refers to (``references``)."""
         rel = self.relpath(path)
-        found = line_context(self.searcher, rel, line, self._current_text(rel))
+        found = line_context(self.searcher, rel, line, self._asked_text(rel))
         return LineContext(
             path=found.path,
             line=found.line,
@@ -414,12 +415,22 @@ class Workspace:
         )
 
     def _current_text(self, rel: str) -> str | None:
+        """The text of an indexed file as it is now: an open buffer's, else the disk's (None when gone)."""
         if rel in self.buffers:
             return self.buffers[rel]
         try:
-            return (self.root / rel).read_bytes().decode("utf-8", "replace")
-        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            return read_inside(self.root, rel).decode("utf-8", "replace")
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError, Escaped):
             return None
+
+    def _asked_text(self, rel: str) -> str | None:
+        """The current text of a file a client names (a span ID, a path), only when it is one the index
+        takes: a made-up ID for ``.env`` or ``id_rsa``, which the index leaves out, reads nothing."""
+        reason = check_path(self.root, rel, self.settings)
+        # an unsaved new buffer is read; an unreadable file raises, naming the file and the permission
+        if reason in (None, UNREADABLE) or (reason == MISSING and rel in self.buffers):
+            return self._current_text(rel)
+        return None
 
     @_damage_is_index_corrupt
     def span(self, span_id: str, context_lines: int = 0) -> SpanLookup:
@@ -438,9 +449,9 @@ class Workspace:
         """The span's lookup and the current lines of its file ([] when the file is gone)."""
         ref = parse_span_id(span_id)
         rel = self.relpath(ref.path)
-        text = self._current_text(rel)
+        text = self._asked_text(rel)
         if text is None:
-            known = self.store.file_state(rel) is not None
+            known = (state := self.store.file_state(rel)) is not None and state.skip_reason is None
             message = f"{rel} no longer exists" if known else f"no such file in the index or the workspace: {rel}"
             return SpanLookup(span_id, "missing", rel, ref.start_line, ref.end_line, None, None, None, "", message), []
         spans = parse_spans(rel, text.encode("utf-8", "surrogatepass"), self.settings).spans
