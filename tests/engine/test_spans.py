@@ -21,9 +21,12 @@ def test_same_text_same_hash_different_text_different_hash():
     assert _span("a").text_hash != _span("b").text_hash
 
 
-def test_paths_with_colons_and_spaces_round_trip():
-    sid = make_span_id("dir with space/a:b.py", 1, 1, "0123456789abcdef")
-    assert parse_span_id(sid).path == "dir with space/a:b.py"
+@pytest.mark.parametrize(
+    "path", ["dir with space/a:b.py", "hash#name.py", "new\nline.py", "tab\there.py", "-dash.py", "emoji_😀.py"]
+)
+def test_paths_with_any_character_a_name_can_hold_round_trip(path):
+    sid = make_span_id(path, 1, 1, "0123456789abcdef")
+    assert parse_span_id(sid).path == path
 
 
 @pytest.mark.parametrize(

@@ -34,6 +34,7 @@ from ..engine import (
     find_root,
     index_through_owner,
     is_access_denied,
+    parse_span_id,
 )
 from . import evaluate, exportmodel, mcpconfig, progress, render
 from .errors import UsageError
@@ -296,8 +297,28 @@ COMMANDS = {
 }
 
 
+def _ids_as_arguments(argv: list[str]) -> list[str]:
+    """``spyglass span -dash.py:1-2#...``: a span ID of a file whose name starts with '-' is the ID, not an
+    option (argparse would say the ID is missing): it moves to the end, after ``--``."""
+    if "span" not in argv or "--" in argv:
+        return argv
+    at = argv.index("span")
+    for i in range(at + 1, len(argv)):
+        if argv[i].startswith("-") and _is_span_id(argv[i]):
+            return [*argv[:i], *argv[i + 1 :], "--", argv[i]]
+    return argv
+
+
+def _is_span_id(text: str) -> bool:
+    try:
+        parse_span_id(text)
+    except ValueError:
+        return False
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(_ids_as_arguments(sys.argv[1:] if argv is None else argv))
     _setup_logging(getattr(args, "verbose", 0))
     try:
         return COMMANDS[args.command](args)

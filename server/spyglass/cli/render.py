@@ -6,18 +6,32 @@ Progress (see progress.py) and errors go to stderr, results to stdout, so ``spyg
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
+from rich.markup import escape as escape_markup
 
 from ..engine import OMIT_NONE, Freshness, IndexReport, SearchAnswer, SpanLookup, Status, Why
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)  # a terminal wraps; a log must not split a command
+
+
+# control characters other than tab: in a file's name or text they could move the cursor, retitle the
+# window or write the clipboard of the terminal that shows them (ESC sequences); shown as \xNN instead
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+_CONTROL_BUT_NEWLINE_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def escape(text: str, lines: bool = False) -> str:
+    """Text from an index or a workspace as a person's terminal may show it: rich markup escaped, control
+    characters written out (``lines``: newlines kept)."""
+    pattern = _CONTROL_BUT_NEWLINE_RE if lines else _CONTROL_RE
+    return escape_markup(pattern.sub(lambda m: f"\\x{ord(m.group()):02x}", text))
 
 
 def as_json(value: Any) -> Any:
@@ -152,7 +166,7 @@ def span(found: SpanLookup) -> None:
             f"[cyan]{escape(found.path)}:{found.start_line}-{found.end_line}[/]"
             + (f"  (id now {escape(found.current_id)})" if found.current_id and found.current_id != found.id else "")
         )
-        out.print(escape(found.text))
+        out.print(escape(found.text, lines=True))
 
 
 def plural(n: int, noun: str) -> str:

@@ -28,7 +28,8 @@ def known_kind(name: str) -> str | None:
 
 
 HASH_CHARS = 10
-_ID_RE = re.compile(rf"^(?P<path>.+):(?P<start>\d+)-(?P<end>\d+)#(?P<hash>[0-9a-f]{{{HASH_CHARS}}})$")
+# a path may hold any character a file name can (':', '#', a newline): the last ':START-END#HASH' ends it
+_ID_RE = re.compile(rf"(?P<path>.+):(?P<start>\d+)-(?P<end>\d+)#(?P<hash>[0-9a-f]{{{HASH_CHARS}}})", re.S)
 
 
 def text_hash(text: str) -> str:
@@ -84,7 +85,7 @@ class SpanRef:
 
 def parse_span_id(span_id: str) -> SpanRef:
     """Split a span ID into its parts; raises ValueError with a readable message if it is not one."""
-    m = _ID_RE.match(span_id.strip())
+    m = _ID_RE.fullmatch(span_id.strip())
     if not m:
         raise ValueError(f"not a span ID: {span_id!r} (expected PATH:START-END#HASH, e.g. src/app.py:10-42#3f9a0c11be)")
     start, end = int(m["start"]), int(m["end"])
