@@ -518,3 +518,42 @@ def test_a_folder_swapped_for_a_symlink_to_outside_while_indexing_is_not_read(tm
         texts = [t for (t,) in ws.store.con.execute("SELECT text FROM spans")]
         assert texts and not any("outside_secret" in t or "leaked" in t for t in texts)
         assert all("outside_secret" not in h.snippet for h in ws.search("outside secret leaked", k=10).results)
+
+
+def test_a_hostile_tree_indexes_and_every_skipped_file_is_counted_under_its_reason(tmp_path: Path):
+    root = tmp_path / "ws"
+    (root / "src").mkdir(parents=True)
+    (root / ".git").mkdir()
+    (root / "src" / "ok.py").write_text("def fine():\n    return 1\n")
+    (root / "src" / "huge.py").write_text("x = 1\n" * 60_000)  # over the max_file_size set below
+    (root / "src" / "noise.py").write_bytes(bytes(range(256)) * 40)  # binary under a code extension
+    (root / "src" / "wide.py").write_bytes("def utf_sixteen():\n    return 1\n".encode("utf-16"))
+    (root / "src" / "latin.py").write_bytes(b"def latin_one():\n    return '\xe9t\xe9'\n")  # invalid UTF-8
+    (root / "src" / "deep.py").write_text("x = " + "[" * 10_000 + "]" * 10_000 + "\ndef after_deep():\n    pass\n")
+    (root / "loop_a").symlink_to("loop_b")
+    (root / "loop_b").symlink_to("loop_a")
+    (root / "dangling.py").symlink_to("nowhere.py")
+    (root / "passwd.py").symlink_to("/etc/passwd")
+    os.mkfifo(root / "fifo.py")
+    swapped = root / "src" / "later.py"
+    swapped.write_text("def later():\n    return 2\n")
+
+    def fifo_after_the_walk(phase: str, done: int, total: int) -> None:
+        if phase == "parse" and done == 0:
+            swapped.unlink()
+            os.mkfifo(swapped)  # reading it would block forever
+
+    with Workspace.open(root, writer=True, overrides={**LEXICAL, "max_file_size": 200_000}) as ws:
+        report = ws.index(progress=fifo_after_the_walk)
+        assert {k: report.skipped[k] for k in ("too large", "binary", "symlink loop", "broken symlink")} == {
+            "too large": 1,
+            "binary": 2,
+            "symlink loop": 2,
+            "broken symlink": 1,
+        }
+        assert report.skipped["symlink outside root"] == 1 and report.skipped["not a regular file"] == 2
+        names = {h.symbol for h in ws.search("latin one after deep fine", k=10, cut=False).results}
+        assert {"fine", "latin_one", "after_deep"} <= names
+        listed = {s.path: s.reason for s in ws.status().skipped_files}
+        assert listed["src/huge.py"] == "too large" and listed["fifo.py"] == "not a regular file"
+        assert listed["src/later.py"] == "not a regular file"

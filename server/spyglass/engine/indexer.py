@@ -217,8 +217,9 @@ class Indexer:
             return
         except Escaped as e:  # swapped since the walk: a symlink to outside, a FIFO
             log.warning("not indexing %s: %s", entry.path, e.strerror)
-            self.store.delete_file(entry.path)
-            report.skipped[SYMLINK_OUTSIDE_ROOT if e.errno == errno.EXDEV else NOT_REGULAR] += 1
+            reason = SYMLINK_OUTSIDE_ROOT if e.errno == errno.EXDEV else NOT_REGULAR
+            self.store.record_skip(entry.path, entry.size, entry.mtime_ns, reason)
+            report.skipped[reason] += 1
             return
         except OSError as e:
             log.warning("cannot read %s: %s", entry.path, e)
