@@ -237,6 +237,8 @@ class Workspace:
     # -- paths -----------------------------------------------------------------------------------
     def relpath(self, path: str | Path) -> str:
         """A POSIX path relative to the root; refuses anything that resolves outside it."""
+        if "\x00" in str(path):
+            raise OutsideWorkspace(f"{str(path)!r} is not a path in the workspace (it holds a NUL byte)")
         p = Path(path)
         full = (p if p.is_absolute() else self.root / p).resolve()
         if not full.is_relative_to(self.root):
