@@ -35,10 +35,21 @@ def proc_stats(pid: int) -> dict:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         key, _, value = line.partition(":")
         fields[key] = value.strip()
+    targets = []
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            targets.append(os.readlink(f"/proc/{pid}/fd/{fd}"))
+        except OSError:  # closed meanwhile
+            continue
+    kinds: dict[str, int] = {}
+    for t in targets:  # what the descriptors are: socket, pipe, anon_inode (inotify, eventfd), a file's suffix
+        kind = t.split(":", 1)[0] if ":" in t and not t.startswith("/") else Path(t).suffix or Path(t).name
+        kinds[kind] = kinds.get(kind, 0) + 1
     return {
         "rss_mb": round(int(fields["VmRSS"].split()[0]) / 1024, 1),
         "threads": int(fields["Threads"]),
-        "fds": len(os.listdir(f"/proc/{pid}/fd")),
+        "fds": len(targets),
+        "fd_kinds": kinds,
     }
 
 
@@ -102,6 +113,7 @@ async def run(minutes: float, every: float) -> dict:
         "rss_mb_last_minute": mean(last, "rss_mb"),
         "rss_growth_pct": round(100 * (mean(last, "rss_mb") / mean(first, "rss_mb") - 1), 1),
         "fds_first_last": [first[0]["fds"], last[-1]["fds"]],
+        "fd_kinds_first_last": [first[0]["fd_kinds"], last[-1]["fd_kinds"]],
         "threads_first_last": [first[0]["threads"], last[-1]["threads"]],
         "per_minute_ms": {m: {"n": len(v), "p50": pct(v, 0.5), "p95": pct(v, 0.95)} for m, v in minutes_seen.items()},
         "samples": samples,
