@@ -41,21 +41,36 @@ SLACK_HOOK_PATH = "T0" + "4FAKE9ZQ/B0" + "7FAKE3WX/" + "Pq8Rs2Tu4Vw6Xy0Za1Bc3De5
 SLACK_HOOK = "https://hooks.slack.com/services/" + SLACK_HOOK_PATH
 STRIPE = "sk_" + "live_" + "51Hf8Kq2Lm9Np4Rs6Tv8Wz1Ab3"
 NPM = "npm_" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2"
-PYPI = "pypi-" + "AgEIcHlwaS5vcmcCJ" + "DQ5ZmFrZS1mYWtlLWZha2UtZmFrZS1mYWtlZmFrZWZha2UAAi" + "p7InBlcm1pc3Npb25zIjogInVzZXIifQ"
+PYPI = (
+    "pypi-"
+    + "AgEIcHlwaS5vcmcCJ"
+    + "DQ5ZmFrZS1mYWtlLWZha2UtZmFrZS1mYWtlZmFrZWZha2UAAi"
+    + "p7InBlcm1pc3Npb25zIjogInVzZXIifQ"
+)
 TWILIO_SID = "AC" + "3f9e2d1c0b4a59687766554433221100"
 TWILIO_TOKEN = "9b8a7f6e5d4c" + "3b2a1f0e9d8c7b6a"
 SENDGRID = "SG." + "Zk3Lq9Wm2Xn8Yp4Rt6Uv1a" + "." + "Hs7Jd3Kf9Lg2Mh8Nj4Pk6Ql1Rm5Sn0Tp3Uq7Vr2Ws9"
 OPENAI = "sk-proj-" + "Tz8Yx7Wv6Ut5Sr4Qp3On2Ml1Kj0Ih9Gf8Ed7Cb6Aa"
 ANTHROPIC = "sk-ant-" + "api03-" + "Lm4Nb8Vc2Xz6As0Df5Gh9Jk3Qw7Er1Ty"
 GOOGLE = "AIza" + "SyD4fake9Qw3Er5Ty7Ui9Op1As2Df4Gh6Jk"
-JWT = "eyJhbGciOiJSUzI1NiJ9" + ".eyJzdWIiOiJkZXBsb3ktYm90IiwiaWF0IjoxNjAwMDAwMDAwfQ" + ".Rk9PQkFSX2Zha2Vfc2lnbmF0dXJlX3h5ejEyMzQ1Njc4OTA"
-KUBE_TOKEN = "eyJhbGciOiJSUzI1NiIsImtpZCI6ImZha2UifQ" + ".eyJpc3MiOiJrdWJlcm5ldGVzL3NlcnZpY2VhY2NvdW50In0" + ".U2lnbmF0dXJlRmFrZUZha2VGYWtlMTIzNDU2"
+JWT = (
+    "eyJhbGciOiJSUzI1NiJ9"
+    + ".eyJzdWIiOiJkZXBsb3ktYm90IiwiaWF0IjoxNjAwMDAwMDAwfQ"
+    + ".Rk9PQkFSX2Zha2Vfc2lnbmF0dXJlX3h5ejEyMzQ1Njc4OTA"
+)
+KUBE_TOKEN = (
+    "eyJhbGciOiJSUzI1NiIsImtpZCI6ImZha2UifQ"
+    + ".eyJpc3MiOiJrdWJlcm5ldGVzL3NlcnZpY2VhY2NvdW50In0"
+    + ".U2lnbmF0dXJlRmFrZUZha2VGYWtlMTIzNDU2"
+)
 RSA_PEM, RSA_BODY = _pem("RSA PRIVATE KEY", "rsa-fake-key-material-")
 EC_PEM, EC_BODY = _pem("EC PRIVATE KEY", "ec-fake-key-material-", lines=3)
 SSH_PEM, SSH_BODY = _pem("OPENSSH PRIVATE KEY", "openssh-fake-key-material-", lines=5)
 GCP_PEM, GCP_BODY = _pem("PRIVATE KEY", "gcp-fake-service-account-", lines=4)
 KUBE_CLIENT_KEY = base64.b64encode(_pem("RSA PRIVATE KEY", "kube-client-key-")[0].encode()).decode()
-AZURE_ACCOUNT_KEY = "Xq7Lm3Np9Rs2Tv5Wz8Ab1Cd4Ef6Gh0Ij3Kl5Mn7Op9Qr2St4Uv6" + "Wx8Yz0Ab2Cd4Ef6Gh8Ij0Kl2Mn4Op6Qr8Zz1Yy2Xx3==" 
+AZURE_ACCOUNT_KEY = (
+    "Xq7Lm3Np9Rs2Tv5Wz8Ab1Cd4Ef6Gh0Ij3Kl5Mn7Op9Qr2St4Uv6" + "Wx8Yz0Ab2Cd4Ef6Gh8Ij0Kl2Mn4Op6Qr8Zz1Yy2Xx3=="
+)
 AZURE_SAS_SIG = "Hk3Jd9Lq2Wm8Xn4Yp6Rt1Uv7Zs5Ab0Cd2Ef4Gh%3D"
 INI_PASSWORD = "Wint3r-is-c0ming!"
 YAML_PASSWORD = "Gr8-yaml-s3cret-pw"
@@ -72,6 +87,11 @@ ENCRYPTION_KEY = "Zx9Cv8Bn7Mq6Wr5Et4Yu3Io2Pa1Sd0Fg"
 BEARER = "c2VjcmV0LWJlYXJlci0" + "xMjM0NTY3ODkwYWJjZGVm"
 COMPOSE_PASSWORD = "c0mpose-Postgres-Pw"
 DOTNET_XML_PASSWORD = "XmlSettingsPw!2024"
+AZURE_CONN = (
+    "DefaultEndpointsProtocol=https;AccountName=fakestore;"
+    f"AccountKey={AZURE_ACCOUNT_KEY};EndpointSuffix=core.windows.net"
+)
+CSHARP_CONN = f"Server=tcp:db.internal,1433;Database=shop;User Id=shop_app;Password={CSHARP_PASSWORD};Encrypt=True;"
 
 
 PLANTED: tuple[Planted, ...] = (
@@ -262,7 +282,7 @@ users:
 """,
         "dotnet/appsettings.json": f"""{{
   "Storage": {{
-    "ConnectionString": "DefaultEndpointsProtocol=https;AccountName=fakestore;AccountKey={AZURE_ACCOUNT_KEY};EndpointSuffix=core.windows.net"
+    "ConnectionString": "{AZURE_CONN}"
   }}
 }}
 """,
@@ -279,7 +299,7 @@ public class BlobStore
 public static class Db
 {{
     // sql server connection string
-    public const string Conn = "Server=tcp:db.internal,1433;Database=shop;User Id=shop_app;Password={CSHARP_PASSWORD};Encrypt=True;";
+    public const string Conn = "{CSHARP_CONN}";
 }}
 """,
         "config/app.ini": f"""[database]

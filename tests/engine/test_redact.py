@@ -150,7 +150,12 @@ REDACTED_CASES = [
         "secret",
         "django-insecure-9x#k2!m@p",
     ),
-    (f"key = '''\n{PEM}\n'''\nprint(key)", f"key = '''\n{m('private-key')}\n\n\n\n'''\nprint(key)", "private-key", PEM_BODY),
+    (
+        f"key = '''\n{PEM}\n'''\nprint(key)",
+        f"key = '''\n{m('private-key')}\n\n\n\n'''\nprint(key)",
+        "private-key",
+        PEM_BODY,
+    ),
     (
         f'  "private_key": "{PEM_ESCAPED}\\n",',
         f'  "private_key": "{m("private-key")}\\n",',
@@ -204,7 +209,12 @@ REDACTED_CASES = [
         "basic-auth",
         "CurlBasicPw42x",
     ),
-    ('const encryptionKey = "Zx9Cv8Bn7Mq6Wr5Et4";', f'const encryptionKey = "{m("secret")}";', "secret", "Zx9Cv8Bn7Mq6"),
+    (
+        'const encryptionKey = "Zx9Cv8Bn7Mq6Wr5Et4";',
+        f'const encryptionKey = "{m("secret")}";',
+        "secret",
+        "Zx9Cv8Bn7Mq6",
+    ),
     (
         "ssh_key = '''\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\nAAAAAAAB",
         f"ssh_key = '''\n{m('private-key')}\n\n",

@@ -197,7 +197,9 @@ _TWILIO_KEY = re.compile(r"\b(?P<s>(?:AC|SK)[0-9a-f]{32})\b")
 _B64_PEM = re.compile(r"(?P<s>LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2})")
 
 # azure-key: the key of an Azure connection string (storage, Service Bus, Event Hubs, IoT Hub).
-_AZURE_KEY = re.compile(r"(?i:\b(?:AccountKey|SharedAccessKey|SharedAccessSignature))[ \t]*=[ \t]*(?P<s>[^;\s\"'`]{20,})")
+_AZURE_KEY = re.compile(
+    r"(?i:\b(?:AccountKey|SharedAccessKey|SharedAccessSignature))[ \t]*=[ \t]*(?P<s>[^;\s\"'`]{20,})"
+)
 
 # azure-sas: the signature of a shared access signature URL or token (sig=...).
 _AZURE_SAS = re.compile(r"[?&;](?i:sig)=(?P<s>[A-Za-z0-9%+/=]{20,})")
