@@ -220,7 +220,7 @@ _QUERY_PARAM = re.compile(
 # basic-auth: user:password on a curl/wget/http command line (curl -u user:pass, --user=user:pass).
 _CLI_BASIC_AUTH = re.compile(
     r"(?i)\b(?:curl|wget|http|https|xh)\b[^\n]*?[ \t](?:-u|--user|--http-user|-a|--auth)(?:[ \t]+|=)[\"']?"
-    r"[^\s:\"']*:(?P<s>[^\s\"']{4,})"
+    r"[^\s:\"'`]*:(?P<s>[^\s\"'`,;)]{4,})(?![^\s\"'])"
 )
 
 # --------------------------------------------------------------------------------------------------
@@ -369,6 +369,18 @@ def _check_simple_value(kind: str) -> Check:
     def check(m: re.Match[str]) -> tuple[str, int, int] | None:
         value = m.group("s")
         if _MARKER_PREFIX in value or _is_placeholder(value):
+            return None
+        return kind, m.start("s"), m.end("s")
+
+    return check
+
+
+def _check_query_param_free(kind: str) -> Check:
+    """A value standing alone (``curl -u user:pass``): anything but a placeholder or a placeholder word."""
+
+    def check(m: re.Match[str]) -> tuple[str, int, int] | None:
+        value = m.group("s")
+        if _MARKER_PREFIX in value or _is_placeholder(value) or value.lower() in _PLACEHOLDER_WORDS:
             return None
         return kind, m.start("s"), m.end("s")
 
@@ -550,7 +562,7 @@ _RULES: tuple[tuple[re.Pattern[str], Check], ...] = (
     (_AZURE_SAS, _check_simple_value("azure-sas")),
     (_CONN_PASSWORD, _check_conn_password),
     (_QUERY_PARAM, _check_query_param),
-    (_CLI_BASIC_AUTH, _check_simple_value("basic-auth")),
+    (_CLI_BASIC_AUTH, _check_query_param_free("basic-auth")),
     (_XML_ELEMENT, _check_xml),
     (_ASSIGNMENT, _check_assignment),
 )
