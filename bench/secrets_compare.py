@@ -23,7 +23,6 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
 import planted_secrets as planted  # noqa: E402
-
 from spyglass.engine.redact import redact  # noqa: E402
 
 SOURCE_SUFFIXES = {".py", ".go", ".ts", ".tsx", ".js", ".md", ".json", ".yaml", ".yml", ".toml", ".sh", ".java"}

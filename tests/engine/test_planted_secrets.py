@@ -14,9 +14,9 @@ import dataclasses
 import json
 from pathlib import Path
 
-import planted_secrets as planted
 import pytest
 
+import planted_secrets as planted
 from spyglass.engine.workspace import Workspace
 
 LEXICAL = {"embed": False}
