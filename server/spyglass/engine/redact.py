@@ -536,38 +536,39 @@ def _check_xml(m: re.Match[str]) -> tuple[str, int, int] | None:
 _KIND_OF_CLASS = {"password": "password", "secret": "secret", "token": "secret"}
 
 
-_RULES: tuple[tuple[re.Pattern[str], Check], ...] = (
-    (_PRIVATE_KEY, _simple("private-key")),
-    (_AWS_ACCESS_KEY, _simple("aws-access-key")),
-    (_GITHUB_TOKEN, _simple("github-token")),
-    (_GITLAB_TOKEN, _simple("gitlab-token")),
-    (_SLACK_TOKEN, _simple("slack-token")),
-    (_STRIPE_KEY, _simple("stripe-key")),
-    (_GOOGLE_API_KEY, _simple("google-api-key")),
-    (_ANTHROPIC_KEY, _simple("anthropic-key")),
-    (_OPENAI_KEY, _check_openai),
-    (_JWT, _simple("jwt")),
-    (_AWS_SECRET_KEY, _simple("aws-secret-key")),
-    (_AUTH_HEADER, _check_header),
-    (_BEARER, _check_bearer),
-    (_URL_PASSWORD, _check_url),
-    (_SLACK_WEBHOOK, _simple("slack-webhook")),
-    (_NPM_TOKEN, _simple("npm-token")),
-    (_NPM_AUTH, _check_simple_value("npm-token")),
-    (_PYPI_TOKEN, _simple("pypi-token")),
-    (_SENDGRID_KEY, _simple("sendgrid-key")),
-    (_TWILIO_KEY, _simple("twilio-key")),
-    (_B64_PEM, _check_b64_pem),
-    (_AZURE_KEY, _check_simple_value("azure-key")),
-    (_AZURE_SAS, _check_simple_value("azure-sas")),
-    (_CONN_PASSWORD, _check_conn_password),
-    (_QUERY_PARAM, _check_query_param),
-    (_CLI_BASIC_AUTH, _check_query_param_free("basic-auth")),
-    (_XML_ELEMENT, _check_xml),
-    (_ASSIGNMENT, _check_assignment),
+_RULES: tuple[tuple[re.Pattern[str], Check, tuple[str, ...]], ...] = (
+    (_PRIVATE_KEY, _simple("private-key"), ("private key",)),
+    (_AWS_ACCESS_KEY, _simple("aws-access-key"), ("akia", "asia")),
+    (_GITHUB_TOKEN, _simple("github-token"), ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
+    (_GITLAB_TOKEN, _simple("gitlab-token"), ("glpat-",)),
+    (_SLACK_TOKEN, _simple("slack-token"), ("xox",)),
+    (_STRIPE_KEY, _simple("stripe-key"), ("k_live_",)),
+    (_GOOGLE_API_KEY, _simple("google-api-key"), ("aiza",)),
+    (_ANTHROPIC_KEY, _simple("anthropic-key"), ("sk-ant-",)),
+    (_OPENAI_KEY, _check_openai, ("sk-",)),
+    (_JWT, _simple("jwt"), ("eyj",)),
+    (_AWS_SECRET_KEY, _simple("aws-secret-key"), ("secret",)),
+    (_AUTH_HEADER, _check_header, ("authorization",)),
+    (_BEARER, _check_bearer, ("bearer", "basic")),
+    (_URL_PASSWORD, _check_url, ("://",)),
+    (_SLACK_WEBHOOK, _simple("slack-webhook"), ("hooks.slack.com",)),
+    (_NPM_TOKEN, _simple("npm-token"), ("npm_",)),
+    (_NPM_AUTH, _check_simple_value("npm-token"), (":_auth",)),
+    (_PYPI_TOKEN, _simple("pypi-token"), ("pypi-",)),
+    (_SENDGRID_KEY, _simple("sendgrid-key"), ("sg.",)),
+    (_TWILIO_KEY, _simple("twilio-key"), ()),
+    (_B64_PEM, _check_b64_pem, ("ls0tls1crudjti",)),
+    (_AZURE_KEY, _check_simple_value("azure-key"), ("accountkey", "sharedaccesskey", "sharedaccesssignature")),
+    (_AZURE_SAS, _check_simple_value("azure-sas"), ("sig=",)),
+    (_CONN_PASSWORD, _check_conn_password, ("password", "pwd")),
+    (_QUERY_PARAM, _check_query_param, ("pass", "pwd", "secret", "api", "_token")),
+    (_CLI_BASIC_AUTH, _check_query_param_free("basic-auth"), ("curl", "wget", "http", "xh")),
+    (_XML_ELEMENT, _check_xml, ("</",)),
+    (_ASSIGNMENT, _check_assignment, ("pass", "pwd", "secret", "token", "key")),
 )
 """Most specific first: a GitHub token assigned to ``token`` is a ``github-token``, and later patterns skip
-values that already hold a marker."""
+values that already hold a marker. The third item lists strings (lower case) one of which the text must hold
+for the pattern to be tried at all: a cheap test that skips most patterns on most files."""
 
 KINDS: tuple[str, ...] = (
     "private-key",
@@ -614,7 +615,10 @@ def _redact(text: str) -> tuple[Redacted, list[tuple[str, str]]]:
         return Redacted(text, 0, ()), found
     count = 0
     kinds: set[str] = set()
-    for pattern, check in _RULES:
+    low = text.lower()
+    for pattern, check, needles in _RULES:
+        if needles and not any(n in low for n in needles):
+            continue
 
         def replace(m: re.Match[str], check: Check = check) -> str:
             nonlocal count
@@ -630,8 +634,33 @@ def _redact(text: str) -> tuple[Redacted, list[tuple[str, str]]]:
             found.append((kind, secret))
             return whole[: start - base] + MARKER.format(kind=kind) + "\n" * secret.count("\n") + whole[end - base :]
 
-        text = pattern.sub(replace, text)
+        if pattern in _LINE_LOCAL:
+            text = _sub_lines(pattern, replace, text)
+        else:
+            text = pattern.sub(replace, text)
     return Redacted(text, count, tuple(sorted(kinds))), found
+
+
+_LINE_LOCAL = (_ASSIGNMENT, _XML_ELEMENT)
+"""Patterns that match within one line whose name must hold a secret word: tried only on lines that do
+(the generic assignment is the costliest pattern, and most lines of code name no secret)."""
+
+
+def _sub_lines(pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str], text: str) -> str:
+    """``pattern.sub(replace, text)`` applied only to the lines of ``text`` holding a secret word."""
+    out: list[str] = []
+    pos = 0
+    for w in _SECRET_WORD_RE.finditer(text):
+        if w.start() < pos:
+            continue
+        start = text.rfind("\n", 0, w.start()) + 1
+        end = text.find("\n", w.end())
+        end = len(text) if end < 0 else end
+        out.append(text[pos:start])
+        out.append(pattern.sub(replace, text[start:end]))
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
 
 
 _PIECE_SPLIT = re.compile(r"\\[nr]|[\r\n]")
