@@ -81,17 +81,23 @@ def compare_corpus() -> None:
     print(f"caught: ours {ours_caught}/{n}, detect-secrets {ds_caught}/{n}")
 
 
+def _best_of(n: int, fn):
+    """``fn()`` and its fastest time of ``n`` runs in ms (the machine is shared: the minimum is the cost)."""
+    best = float("inf")
+    for _ in range(n):
+        t0 = time.perf_counter()
+        result = fn()
+        best = min(best, (time.perf_counter() - t0) * 1000)
+    return result, best
+
+
 def false_positives(roots: list[Path]) -> None:
     for root in roots:
         files = _files(root)
         texts = [f.read_text(encoding="utf-8", errors="replace") for f in files]
         mb = sum(len(t.encode()) for t in texts) / 1e6
-        t0 = time.perf_counter()
-        ours = sum(redact(t).count for t in texts)
-        ours_ms = (time.perf_counter() - t0) * 1000
-        t0 = time.perf_counter()
-        theirs = sum(len(_ds_scan(f)) for f in files)
-        ds_ms = (time.perf_counter() - t0) * 1000
+        ours, ours_ms = _best_of(3, lambda texts=texts: sum(redact(t).count for t in texts))
+        theirs, ds_ms = _best_of(2, lambda files=files: sum(len(_ds_scan(f)) for f in files))
         print(
             f"{root.name}: {len(files)} files, {mb:.2f} MB; findings: ours {ours}, detect-secrets {theirs}; "
             f"cost: ours {ours_ms / mb:.0f} ms/MB, detect-secrets {ds_ms / mb:.0f} ms/MB"
@@ -101,8 +107,11 @@ def false_positives(roots: list[Path]) -> None:
 def import_time() -> None:
     code = "import time; t = time.perf_counter(); import detect_secrets.core.scan, detect_secrets.settings; "
     code += "print(round((time.perf_counter() - t) * 1000))"
-    ms = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
-    print(f"detect-secrets import: {ms} ms")
+    ms = min(
+        int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+        for _ in range(3)
+    )
+    print(f"detect-secrets import: {ms} ms (best of 3 fresh processes)")
 
 
 def main() -> None:
