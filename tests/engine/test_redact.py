@@ -318,6 +318,7 @@ NOT_REDACTED = [
     "jdbc:mysql://db/shop?user=app&password=${DB_PASSWORD}",
     "client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM=",
     'const encryptionKey = generateKey("aes");',
+    "#     token = 1*tchar",  # an ABNF grammar (RFC 7230) in a comment
     # code about keys, not a key
     'if pem.startswith("-----BEGIN RSA PRIVATE KEY-----"):\n    return load(pem)',
 ]

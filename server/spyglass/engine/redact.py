@@ -284,7 +284,7 @@ _TYPE_WORDS = frozenset(
 
 _FILLER = re.compile(r"[xX*•.·#_\-\s]+")
 _PLACEHOLDER_SHAPE = re.compile(
-    r"<[^<>]*>|\[[^\[\]]*\]|\{[^{}]*\}|%\w|%\([^)]*\)\w|\$\w+|\$\{[^}]*\}|%[\w-]+%|\*\w+|&\w+"
+    r"<[^<>]*>|\[[^\[\]]*\]|\{[^{}]*\}|%\w|%\([^)]*\)\w|\$\w+|\$\{[^}]*\}|%[\w-]+%|\d*\*\w+|&\w+"
 )
 _TEMPLATE_MARKS = ("${", "{{", "{%", "%(", "$(", "#{", "<%")
 _ENV_REFERENCE = re.compile(r"(?i)\b(?:os\.environ|getenv|process\.env|import\.meta\.env|env\(|ENV\[)")
