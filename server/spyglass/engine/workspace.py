@@ -11,6 +11,7 @@ import json
 import logging
 import re
 import shutil
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -140,6 +141,7 @@ class Workspace:
         # request (`spyglass search --show-secrets`)
         self.redact = True
         self._secrets: dict[str, tuple[str, FileSecrets]] = {}  # path -> (its text, its secrets), a few recent
+        self._secrets_lock = threading.Lock()  # front ends answer from several threads
 
     # -- opening ---------------------------------------------------------------------------------
     @classmethod
@@ -431,13 +433,15 @@ class Workspace:
         """The secrets of ``rel``'s current text (kept for a few recent files; redoing it costs a regex pass).
         A file the index leaves out is not read: its excerpts are redacted on their own."""
         text = self._asked_text(rel) or ""
-        cached = self._secrets.get(rel)
+        with self._secrets_lock:
+            cached = self._secrets.get(rel)
         if cached is not None and cached[0] == text:
             return cached[1]
         found = FileSecrets(text)
-        if len(self._secrets) >= 64:
-            self._secrets.pop(next(iter(self._secrets)), None)
-        self._secrets[rel] = (text, found)
+        with self._secrets_lock:
+            if len(self._secrets) >= 64:
+                self._secrets.pop(next(iter(self._secrets)), None)
+            self._secrets[rel] = (text, found)
         return found
 
     def _summary(self, span: StoredSpan) -> SpanSummary:
