@@ -26,18 +26,22 @@ import planted_secrets as planted  # noqa: E402
 from spyglass.engine.redact import redact  # noqa: E402
 
 SOURCE_SUFFIXES = {".py", ".go", ".ts", ".tsx", ".js", ".md", ".json", ".yaml", ".yml", ".toml", ".sh", ".java"}
+WIDE_SUFFIXES = SOURCE_SUFFIXES | set(
+    ".rb .rs .cs .php .kt .swift .scala .c .cpp .h .ini .properties .xml .ex .exs .hs .ml .lua .cfg .conf .txt .rst "
+    ".cjs .mjs".split()
+)
 
 
 def _no_network(*_args, **_kwargs):
     raise OSError("network access refused by the benchmark")
 
 
-def _files(root: Path) -> list[Path]:
+def _files(root: Path, suffixes: set[str] = SOURCE_SUFFIXES) -> list[Path]:
     out = []
     for p in sorted(root.rglob("*")):
         if any(part in (".git", "node_modules", ".venv", ".spyglass") for part in p.parts):
             continue
-        if p.is_file() and p.suffix in SOURCE_SUFFIXES and p.stat().st_size < 1_000_000:
+        if p.is_file() and p.suffix in suffixes and p.stat().st_size < 1_000_000:
             out.append(p)
     return out
 
@@ -91,17 +95,23 @@ def _best_of(n: int, fn):
     return result, best
 
 
-def false_positives(roots: list[Path]) -> None:
+def false_positives(roots: list[Path], suffixes: set[str] = SOURCE_SUFFIXES) -> None:
+    totals = [0, 0, 0.0]
     for root in roots:
-        files = _files(root)
+        files = _files(root, suffixes)
         texts = [f.read_text(encoding="utf-8", errors="replace") for f in files]
         mb = sum(len(t.encode()) for t in texts) / 1e6
         ours, ours_ms = _best_of(3, lambda texts=texts: sum(redact(t).count for t in texts))
         theirs, ds_ms = _best_of(2, lambda files=files: sum(len(_ds_scan(f)) for f in files))
+        totals[0] += ours
+        totals[1] += theirs
+        totals[2] += mb
         print(
             f"{root.name}: {len(files)} files, {mb:.2f} MB; findings: ours {ours}, detect-secrets {theirs}; "
             f"cost: ours {ours_ms / mb:.0f} ms/MB, detect-secrets {ds_ms / mb:.0f} ms/MB"
         )
+
+    print(f"all: {totals[2]:.1f} MB; findings: ours {totals[0]}, detect-secrets {totals[1]}")
 
 
 def import_time() -> None:
@@ -117,11 +127,12 @@ def import_time() -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repos", nargs="*", type=Path, default=[], help="more folders to count false positives in")
+    ap.add_argument("--wide", action="store_true", help="more file types in --repos (config, docs, 20 languages)")
     args = ap.parse_args()
     importlib.import_module("detect_secrets")
     socket.socket.connect = _no_network  # type: ignore[method-assign]
     compare_corpus()
-    false_positives([REPO / "server", *args.repos])
+    false_positives([REPO / "server", *args.repos], WIDE_SUFFIXES if args.wide else SOURCE_SUFFIXES)
     import_time()
 
 
