@@ -4,7 +4,7 @@ source and any folders given), cost in ms per MB, and detect-secrets' import tim
 
     python -m bench.secrets_compare [--repos /tmp/spyglass-semble/fastapi ...]
 
-detect-secrets is not a dependency of Spyglass: install it to run this (pip install detect-secrets). Sockets
+detect-secrets is in the test extra (`bash scripts/install.sh --tests`), not a run-time dependency. Sockets
 are refused while it runs, to show it makes no network access.
 """
 
