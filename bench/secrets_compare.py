@@ -101,6 +101,8 @@ def false_positives(roots: list[Path], suffixes: set[str] = SOURCE_SUFFIXES) -> 
         files = _files(root, suffixes)
         texts = [f.read_text(encoding="utf-8", errors="replace") for f in files]
         mb = sum(len(t.encode()) for t in texts) / 1e6
+        if not texts:
+            continue
         ours, ours_ms = _best_of(3, lambda texts=texts: sum(redact(t).count for t in texts))
         theirs, ds_ms = _best_of(2, lambda files=files: sum(len(_ds_scan(f)) for f in files))
         totals[0] += ours
