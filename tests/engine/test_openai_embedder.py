@@ -245,3 +245,9 @@ def test_the_base_url_may_name_the_embeddings_path_or_not(url: str, base: str):
 def test_encoder_openai_without_a_url_says_which_setting_is_missing():
     with pytest.raises(ModelLoadError, match="embed_url"):
         Embedder(SERVED, encoder="openai").load()
+
+
+def test_secrets_in_the_code_are_redacted_before_a_text_leaves_for_the_endpoint():
+    token = "ghp_" + "Xy7Kq2Lm9Np4Rs6Tv8Wz1Ab3Cd5Ef0Gh2Ij4"  # made up, split so scanners do not flag it
+    sent = OpenAIEncoder._cut(f'GITHUB_TOKEN = "{token}"\nprint(GITHUB_TOKEN)', 256)
+    assert token not in sent and sent == 'GITHUB_TOKEN = "[REDACTED:github-token]"\nprint(GITHUB_TOKEN)'

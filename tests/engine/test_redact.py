@@ -25,6 +25,13 @@ JWT = "eyJhbGciOiJIUzI1NiJ9" + ".eyJzdWIiOiIxMjM0NTY3ODkwIn0" + ".dozjgNryP4J3jV
 OPAQUE = "abc123" + "XYZ789" * 3  # a bearer token with no telling prefix
 PEM_BODY = "MIIEowIBAAKCAQEA" + "q8Zr4TxW2mPv" * 4 + "\n" + "Zm9vYmFyYmF6" * 5
 PEM = "-----BEGIN RSA PRIVATE KEY-----\n" + PEM_BODY + "\n-----END RSA PRIVATE KEY-----"
+SLACK_HOOK = "T0" + "4FAKE9ZQ/B0" + "7FAKE3WX/" + "Pq8Rs2Tu4Vw6Xy0Za1Bc3De5"
+NPM = "npm_" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2"
+PYPI = "pypi-" + "AgEIcHlwaS5vcmcCJ" + "DQ5ZmFrZS1mYWtlLWZha2UtZmFrZS1mYWtlZmFrZWZha2UAAi"
+SENDGRID = "SG." + "Zk3Lq9Wm2Xn8Yp4Rt6Uv1a" + "." + "Hs7Jd3Kf9Lg2Mh8Nj4Pk6Ql1Rm5Sn0Tp3Uq7Vr2Ws9"
+TWILIO = "AC" + "3f9e2d1c0b4a59687766554433221100"
+B64_PEM = "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVB"
+AZURE_KEY = "Xq7Lm3Np9Rs2Tv5Wz8Ab1Cd4Ef6Gh0Ij3Kl5Mn7Op9Qr2St4Uv6" + "Wx8Yz0Ab2Cd4=="
 PEM_ESCAPED = "-----BEGIN PRIVATE KEY-----\\n" + PEM_BODY.replace("\n", "\\n") + "\\n-----END PRIVATE KEY-----"
 
 
@@ -143,7 +150,12 @@ REDACTED_CASES = [
         "secret",
         "django-insecure-9x#k2!m@p",
     ),
-    (f"key = '''\n{PEM}\n'''\nprint(key)", f"key = '''\n{m('private-key')}\n'''\nprint(key)", "private-key", PEM_BODY),
+    (
+        f"key = '''\n{PEM}\n'''\nprint(key)",
+        f"key = '''\n{m('private-key')}\n\n\n\n'''\nprint(key)",
+        "private-key",
+        PEM_BODY,
+    ),
     (
         f'  "private_key": "{PEM_ESCAPED}\\n",',
         f'  "private_key": "{m("private-key")}\\n",',
@@ -151,8 +163,61 @@ REDACTED_CASES = [
         "MIIEowIBAAKCAQEA",
     ),
     (
+        f'hook = "https://hooks.slack.com/services/{SLACK_HOOK}"',
+        f'hook = "https://hooks.slack.com/services/{m("slack-webhook")}"',
+        "slack-webhook",
+        SLACK_HOOK,
+    ),
+    (f"NPM_TOKEN: {NPM}", f"NPM_TOKEN: {m('npm-token')}", "npm-token", NPM),
+    (
+        "//registry.npmjs.org/:_authToken=00000000-1111-2222-3333-444444444444",
+        f"//registry.npmjs.org/:_authToken={m('npm-token')}",
+        "npm-token",
+        "00000000-1111-2222-3333-444444444444",
+    ),
+    (f"twine upload -p {PYPI} dist/*", f"twine upload -p {m('pypi-token')} dist/*", "pypi-token", PYPI),
+    (f'sg = Client("{SENDGRID}")', f'sg = Client("{m("sendgrid-key")}")', "sendgrid-key", SENDGRID),
+    (f'Client("{TWILIO}", auth)', f'Client("{m("twilio-key")}", auth)', "twilio-key", TWILIO),
+    (f"client-key-data: {B64_PEM}", f"client-key-data: {m('private-key')}", "private-key", B64_PEM),
+    (
+        f'"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey={AZURE_KEY};EndpointSuffix=core.windows.net"',
+        f'"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey={m("azure-key")};EndpointSuffix=core.windows.net"',
+        "azure-key",
+        AZURE_KEY,
+    ),
+    (
+        "https://acct.blob.core.windows.net/c?sv=2022-11-02&sp=r&sig=Hk3Jd9Lq2Wm8Xn4Yp6Rt1Uv7Zs5Ab0%3D",
+        f"https://acct.blob.core.windows.net/c?sv=2022-11-02&sp=r&sig={m('azure-sas')}",
+        "azure-sas",
+        "Hk3Jd9Lq2Wm8Xn4Yp6Rt1Uv7Zs5Ab0",
+    ),
+    (
+        '"Server=tcp:db,1433;Database=shop;User Id=app;Password=Sq1Serv3r!Pass;Encrypt=True;"',
+        f'"Server=tcp:db,1433;Database=shop;User Id=app;Password={m("password")};Encrypt=True;"',
+        "password",
+        "Sq1Serv3r!Pass",
+    ),
+    (
+        '"jdbc:mysql://db:3306/shop?user=shop&password=JdbcMysqlPw7788&useSSL=true"',
+        f'"jdbc:mysql://db:3306/shop?user=shop&password={m("password")}&useSSL=true"',
+        "password",
+        "JdbcMysqlPw7788",
+    ),
+    (
+        "curl -fsS -u monitor:CurlBasicPw42x https://status.internal/health",
+        f"curl -fsS -u monitor:{m('basic-auth')} https://status.internal/health",
+        "basic-auth",
+        "CurlBasicPw42x",
+    ),
+    (
+        'const encryptionKey = "Zx9Cv8Bn7Mq6Wr5Et4";',
+        f'const encryptionKey = "{m("secret")}";',
+        "secret",
+        "Zx9Cv8Bn7Mq6",
+    ),
+    (
         "ssh_key = '''\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\nAAAAAAAB",
-        f"ssh_key = '''\n{m('private-key')}",
+        f"ssh_key = '''\n{m('private-key')}\n\n",
         "private-key",
         "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ",
     ),
@@ -243,6 +308,17 @@ NOT_REDACTED = [
     "ssh://git@github.com:22/org/repo.git",
     "http://localhost:8080/api/v1?token=",
     "https://user@example.com/path",
+    # connection strings, URLs and command lines with placeholders
+    '"Server=db;User Id=app;Password={0};"',
+    "Password=$(DB_PASSWORD);Server=db",
+    "https://acct.blob.core.windows.net/c?sig=${SAS_SIGNATURE}",
+    "//registry.npmjs.org/:_authToken=${NPM_TOKEN}",
+    'curl -u "$USER:$PASSWORD" https://example.com',
+    "curl -u admin:<password> https://example.com",
+    "jdbc:mysql://db/shop?user=app&password=${DB_PASSWORD}",
+    "client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM=",
+    'const encryptionKey = generateKey("aes");',
+    "#     token = 1*tchar",  # an ABNF grammar (RFC 7230) in a comment
     # code about keys, not a key
     'if pem.startswith("-----BEGIN RSA PRIVATE KEY-----"):\n    return load(pem)',
 ]

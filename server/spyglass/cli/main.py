@@ -85,10 +85,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--per-file", type=int, default=None, help="at most this many results from one file (default 3)")
     p.add_argument("--files", action="store_true", help="rank files: one result per file, its best span")
     p.add_argument("--model", default=None, help=argparse.SUPPRESS)
+    p.add_argument(
+        "--show-secrets",
+        action="store_true",
+        help="print secrets found in files as they are (by default they are replaced by [REDACTED:<kind>])",
+    )
 
     p = sub.add_parser("span", help="print the current text of a span by its ID")
     p.add_argument("id", help="a span ID as printed by search: PATH:START-END#HASH")
     _add_common(p)
+    p.add_argument(
+        "--show-secrets",
+        action="store_true",
+        help="print secrets found in files as they are (by default they are replaced by [REDACTED:<kind>])",
+    )
 
     p = sub.add_parser("status", help="what is indexed, what was skipped, how fresh it is")
     _add_common(p)
@@ -229,6 +239,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     per_file = 1 if args.files else args.per_file
     filters = SearchFilters(globs=args.glob, languages=args.language, kinds=args.kind)
     with Workspace.open(_root(args), db=args.db, overrides=_overrides(args)) as ws:
+        ws.redact = not args.show_secrets
         result = ws.search(
             args.query,
             k=args.k,
@@ -246,6 +257,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 def cmd_span(args: argparse.Namespace) -> int:
     with Workspace.open(_root(args), db=args.db) as ws:
+        ws.redact = not args.show_secrets
         try:
             found = ws.span(args.id)
         except ValueError as e:

@@ -34,9 +34,22 @@ What is redacted, in the order the patterns run (examples shortened with ``…``
   value elsewhere when it looks like a token (16+ characters with letters and digits).
 * ``url-password``: the password of a URL with credentials, ``postgres://app:s3cret@db:5432/app`` becomes
   ``postgres://app:[REDACTED:url-password]@db:5432/app`` (the user name and host stay).
+* ``slack-webhook``: the path of a Slack webhook URL, ``https://hooks.slack.com/services/T…/B…/…``.
+* ``npm-token``: npm tokens (``npm_`` + 36) and any value of ``//registry.npmjs.org/:_authToken=…``.
+* ``pypi-token``: PyPI upload tokens, ``pypi-AgE…``.
+* ``sendgrid-key``: SendGrid API keys, ``SG.<22>.<43>``.
+* ``twilio-key``: Twilio account and API key SIDs, ``AC``/``SK`` + 32 hex digits.
+* ``private-key`` also: a PEM private key base64-encoded once more (kubeconfig ``client-key-data: LS0tLS1CRUdJTi…``,
+  Kubernetes secrets); base64 that decodes to a certificate stays.
+* ``azure-key``: the key of an Azure connection string, ``AccountKey=…``, ``SharedAccessKey=…``.
+* ``azure-sas``: the signature of a shared access signature, ``…?sv=…&sig=…``.
+* ``basic-auth``: the password of ``curl -u user:password`` (also ``--user``, wget ``--http-user``, httpie ``-a``).
+* ``password`` also: the password of a semicolon-separated connection string (``Server=…;Password=…;``) and a
+  credential in a URL's query string (``jdbc:mysql://db/shop?user=app&password=…``, ``?api_key=…``).
 * ``password`` and ``secret``: generic assignments, in code or config, to a name containing ``password``,
   ``passwd``, ``passphrase``, ``pwd`` (kind ``password``) or ``secret``, ``token``, ``api_key``/``apiKey``,
-  ``access_key``, ``private_key`` (kind ``secret``; ``client_secret`` and ``DB_PASSWORD`` included, case
+  ``access_key``, ``private_key``, ``encryption_key``/``signing_key``/``hmac_key``/``master_key`` (kind
+  ``secret``; ``client_secret`` and ``DB_PASSWORD`` included, case
   does not matter), of a value of 6 or more characters: quoted strings in any language
   (``password = "hunter22"``, ``"apiKey": "aBc123…"``, ``Password: "…",``, ``'secret' => '…'``,
   ``token := "…"``, ``password: str = "…"``) and unquoted config values running to the end of the line
@@ -73,6 +86,8 @@ would also hide hashes, UUIDs and test data and make code unreadable. Pure stand
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
@@ -159,11 +174,63 @@ _URL_PASSWORD = re.compile(
     r"(?i)\b[a-z][a-z0-9+.\-]{1,20}://[^\s:/?#@'\"`<>(){}\[\]]*:(?P<s>[^\s/?#@'\"`<>]+)@(?=[\w\[%.-])"
 )
 
+# slack-webhook: Slack incoming webhooks and workflow triggers; the path after the host is the secret.
+_SLACK_WEBHOOK = re.compile(
+    r"(?i)\bhooks\.slack\.com/(?:services|workflows|triggers)/(?P<s>[A-Za-z0-9_\-]+/[A-Za-z0-9_\-]+(?:/[A-Za-z0-9_\-]+)*)"
+)
+
+# npm-token: npm access tokens (npm_ + 36), and any value of an .npmrc-style "//registry/:_authToken=".
+_NPM_TOKEN = re.compile(r"\b(?P<s>npm_[A-Za-z0-9]{36})(?![A-Za-z0-9])")
+_NPM_AUTH = re.compile(r":_auth(?:Token)?[ \t]*=[ \t]*[\"']?(?P<s>[^\s\"']{6,})")
+
+# pypi-token: PyPI upload tokens (a macaroon whose base64 starts with the encoded "pypi.org").
+_PYPI_TOKEN = re.compile(r"\b(?P<s>pypi-AgE[A-Za-z0-9_\-]{50,})")
+
+# sendgrid-key: SendGrid API keys, SG.<22>.<43>.
+_SENDGRID_KEY = re.compile(r"\b(?P<s>SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{30,50})")
+
+# twilio-key: Twilio account SIDs and API key SIDs (AC/SK + 32 hex digits).
+_TWILIO_KEY = re.compile(r"\b(?P<s>(?:AC|SK)[0-9a-f]{32})\b")
+
+# private-key: a PEM private key encoded in base64 once more (kubeconfig client-key-data, Kubernetes secrets):
+# "-----BEGIN" is "LS0tLS1CRUdJTi" in base64; checked by decoding (_check_b64_pem).
+_B64_PEM = re.compile(r"(?P<s>LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2})")
+
+# azure-key: the key of an Azure connection string (storage, Service Bus, Event Hubs, IoT Hub).
+_AZURE_KEY = re.compile(
+    r"(?i:\b(?:AccountKey|SharedAccessKey|SharedAccessSignature))[ \t]*=[ \t]*(?P<s>[^;\s\"'`]{20,})"
+)
+
+# azure-sas: the signature of a shared access signature URL or token (sig=...).
+_AZURE_SAS = re.compile(r"[?&;](?i:sig)=(?P<s>[A-Za-z0-9%+/=]{20,})")
+
+# password: a password in a semicolon-separated connection string (ADO.NET, ODBC):
+# Server=...;User Id=...;Password=...; (the key must follow a ";" or quote, or be followed by one).
+_CONN_PASSWORD = re.compile(
+    r"(?i)(?:(?<=[;\"'`])|(?<=;[ \t]))[ \t]*(?:password|pwd)[ \t]*=[ \t]*(?P<s>[^;\"'`\r\n]{4,}?)[ \t]*(?=;|[\"'`]|$)",
+    re.M,
+)
+
+# password / secret: a credential in a URL's query string (JDBC, ODBC, REST): ?user=app&password=... .
+_QUERY_PARAM = re.compile(
+    r"[?&;](?P<name>(?i:password|passwd|pwd|secret|client_secret|api_?key|access_token|auth_token|private_token))"
+    r"=(?P<s>[^&;#\s\"'`<>]{6,})"
+)
+
+# basic-auth: user:password on a curl/wget/http command line (curl -u user:pass, --user=user:pass).
+_CLI_BASIC_AUTH = re.compile(
+    r"(?i)\b(?:curl|wget|http|https|xh)\b[^\n]*?[ \t](?:-u|--user|--http-user|-a|--auth)(?:[ \t]+|=)[\"']?"
+    r"[^\s:\"'`]*:(?P<s>[^\s\"'`,;)]{4,})(?![^\s\"'])"
+)
+
 # --------------------------------------------------------------------------------------------------
 # password / secret: generic assignments to secret-looking names (checked by _check_assignment; kind
 # password for password/passwd/passphrase/pwd names, secret for the others).
 
-_SECRET_WORDS = r"pass(?:word|wd|phrase)|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key"
+_SECRET_WORDS = (
+    r"pass(?:word|wd|phrase)|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key"
+    r"|(?:encryption|signing|hmac|master|session|license)[_-]?key"
+)
 _SECRET_WORD_RE = re.compile(_SECRET_WORDS, re.I)
 _PASSWORD_WORD_RE = re.compile(r"pass|pwd", re.I)
 
@@ -217,7 +284,7 @@ _TYPE_WORDS = frozenset(
 
 _FILLER = re.compile(r"[xX*•.·#_\-\s]+")
 _PLACEHOLDER_SHAPE = re.compile(
-    r"<[^<>]*>|\[[^\[\]]*\]|\{[^{}]*\}|%\w|%\([^)]*\)\w|\$\w+|\$\{[^}]*\}|%[\w-]+%|\*\w+|&\w+"
+    r"<[^<>]*>|\[[^\[\]]*\]|\{[^{}]*\}|%\w|%\([^)]*\)\w|\$\w+|\$\{[^}]*\}|%[\w-]+%|\d*\*\w+|&\w+"
 )
 _TEMPLATE_MARKS = ("${", "{{", "{%", "%(", "$(", "#{", "<%")
 _ENV_REFERENCE = re.compile(r"(?i)\b(?:os\.environ|getenv|process\.env|import\.meta\.env|env\(|ENV\[)")
@@ -294,6 +361,60 @@ def _check_url(m: re.Match[str]) -> tuple[str, int, int] | None:
     if _MARKER_PREFIX in value or _is_placeholder(value):
         return None
     return "url-password", m.start("s"), m.end("s")
+
+
+def _check_simple_value(kind: str) -> Check:
+    """A pattern whose value may be a placeholder (``sig=${SAS}``, ``:_authToken=${NPM_TOKEN}``)."""
+
+    def check(m: re.Match[str]) -> tuple[str, int, int] | None:
+        value = m.group("s")
+        if _MARKER_PREFIX in value or _is_placeholder(value):
+            return None
+        return kind, m.start("s"), m.end("s")
+
+    return check
+
+
+def _check_query_param_free(kind: str) -> Check:
+    """A value standing alone (``curl -u user:pass``): anything but a placeholder or a placeholder word."""
+
+    def check(m: re.Match[str]) -> tuple[str, int, int] | None:
+        value = m.group("s")
+        if _MARKER_PREFIX in value or _is_placeholder(value) or value.lower() in _PLACEHOLDER_WORDS:
+            return None
+        return kind, m.start("s"), m.end("s")
+
+    return check
+
+
+def _check_b64_pem(m: re.Match[str]) -> tuple[str, int, int] | None:
+    """Base64 that decodes to a PEM private key (a certificate stays: it is public)."""
+    chunk = m.group("s")
+    head = chunk[: (min(len(chunk), 120) // 4) * 4]
+    try:
+        decoded = base64.b64decode(head + "=" * (-len(head) % 4))
+    except (ValueError, binascii.Error):
+        return None
+    if b"PRIVATE KEY" not in decoded:
+        return None
+    return "private-key", m.start("s"), m.end("s")
+
+
+def _check_query_param(m: re.Match[str]) -> tuple[str, int, int] | None:
+    """A query-string credential: anything but a placeholder."""
+    value = m.group("s")
+    if _MARKER_PREFIX in value or _is_placeholder(value) or value.lower() in _PLACEHOLDER_WORDS:
+        return None
+    kind = "password" if _PASSWORD_WORD_RE.search(m.group("name")) else "secret"
+    return kind, m.start("s"), m.end("s")
+
+
+def _check_conn_password(m: re.Match[str]) -> tuple[str, int, int] | None:
+    """A connection string's password: anything but a placeholder (``Password={0}``, ``Pwd=$(DB_PWD)``)."""
+    value = m.group("s").strip()
+    if _MARKER_PREFIX in value or _is_placeholder(value) or value.lower() in _PLACEHOLDER_WORDS:
+        return None
+    return "password", m.start("s"), m.start("s") + len(m.group("s").rstrip())
 
 
 def _name_class(name: str) -> str | None:
@@ -415,26 +536,39 @@ def _check_xml(m: re.Match[str]) -> tuple[str, int, int] | None:
 _KIND_OF_CLASS = {"password": "password", "secret": "secret", "token": "secret"}
 
 
-_RULES: tuple[tuple[re.Pattern[str], Check], ...] = (
-    (_PRIVATE_KEY, _simple("private-key")),
-    (_AWS_ACCESS_KEY, _simple("aws-access-key")),
-    (_GITHUB_TOKEN, _simple("github-token")),
-    (_GITLAB_TOKEN, _simple("gitlab-token")),
-    (_SLACK_TOKEN, _simple("slack-token")),
-    (_STRIPE_KEY, _simple("stripe-key")),
-    (_GOOGLE_API_KEY, _simple("google-api-key")),
-    (_ANTHROPIC_KEY, _simple("anthropic-key")),
-    (_OPENAI_KEY, _check_openai),
-    (_JWT, _simple("jwt")),
-    (_AWS_SECRET_KEY, _simple("aws-secret-key")),
-    (_AUTH_HEADER, _check_header),
-    (_BEARER, _check_bearer),
-    (_URL_PASSWORD, _check_url),
-    (_XML_ELEMENT, _check_xml),
-    (_ASSIGNMENT, _check_assignment),
+_RULES: tuple[tuple[re.Pattern[str], Check, tuple[str, ...]], ...] = (
+    (_PRIVATE_KEY, _simple("private-key"), ("private key",)),
+    (_AWS_ACCESS_KEY, _simple("aws-access-key"), ("akia", "asia")),
+    (_GITHUB_TOKEN, _simple("github-token"), ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
+    (_GITLAB_TOKEN, _simple("gitlab-token"), ("glpat-",)),
+    (_SLACK_TOKEN, _simple("slack-token"), ("xox",)),
+    (_STRIPE_KEY, _simple("stripe-key"), ("k_live_",)),
+    (_GOOGLE_API_KEY, _simple("google-api-key"), ("aiza",)),
+    (_ANTHROPIC_KEY, _simple("anthropic-key"), ("sk-ant-",)),
+    (_OPENAI_KEY, _check_openai, ("sk-",)),
+    (_JWT, _simple("jwt"), ("eyj",)),
+    (_AWS_SECRET_KEY, _simple("aws-secret-key"), ("secret",)),
+    (_AUTH_HEADER, _check_header, ("authorization",)),
+    (_BEARER, _check_bearer, ("bearer", "basic")),
+    (_URL_PASSWORD, _check_url, ("://",)),
+    (_SLACK_WEBHOOK, _simple("slack-webhook"), ("hooks.slack.com",)),
+    (_NPM_TOKEN, _simple("npm-token"), ("npm_",)),
+    (_NPM_AUTH, _check_simple_value("npm-token"), (":_auth",)),
+    (_PYPI_TOKEN, _simple("pypi-token"), ("pypi-",)),
+    (_SENDGRID_KEY, _simple("sendgrid-key"), ("sg.",)),
+    (_TWILIO_KEY, _simple("twilio-key"), ()),
+    (_B64_PEM, _check_b64_pem, ("ls0tls1crudjti",)),
+    (_AZURE_KEY, _check_simple_value("azure-key"), ("accountkey", "sharedaccesskey", "sharedaccesssignature")),
+    (_AZURE_SAS, _check_simple_value("azure-sas"), ("sig=",)),
+    (_CONN_PASSWORD, _check_conn_password, ("password", "pwd")),
+    (_QUERY_PARAM, _check_query_param, ("pass", "pwd", "secret", "api", "_token")),
+    (_CLI_BASIC_AUTH, _check_query_param_free("basic-auth"), ("curl", "wget", "http", "xh")),
+    (_XML_ELEMENT, _check_xml, ("</",)),
+    (_ASSIGNMENT, _check_assignment, ("pass", "pwd", "secret", "token", "key")),
 )
 """Most specific first: a GitHub token assigned to ``token`` is a ``github-token``, and later patterns skip
-values that already hold a marker."""
+values that already hold a marker. The third item lists strings (lower case) one of which the text must hold
+for the pattern to be tried at all: a cheap test that skips most patterns on most files."""
 
 KINDS: tuple[str, ...] = (
     "private-key",
@@ -450,6 +584,14 @@ KINDS: tuple[str, ...] = (
     "aws-secret-key",
     "auth-header",
     "url-password",
+    "slack-webhook",
+    "npm-token",
+    "pypi-token",
+    "sendgrid-key",
+    "twilio-key",
+    "azure-key",
+    "azure-sas",
+    "basic-auth",
     "password",
     "secret",
 )
@@ -459,28 +601,126 @@ KINDS: tuple[str, ...] = (
 def redact(text: str) -> Redacted:
     """``text`` with every secret found replaced by ``[REDACTED:<kind>]``, with the count and the kinds.
 
-    Idempotent: markers are never redacted again, so redacting twice counts nothing the second time.
+    A secret over several lines (a PEM block) keeps its line breaks after the marker, so the text keeps its
+    line count and line numbers still hold. Idempotent: markers are never redacted again, so redacting
+    twice counts nothing the second time.
     """
+    return _redact(text)[0]
+
+
+def _redact(text: str) -> tuple[Redacted, list[tuple[str, str]]]:
+    """:func:`redact`, and the (kind, secret) pairs it replaced."""
+    found: list[tuple[str, str]] = []
     if not text:
-        return Redacted(text, 0, ())
+        return Redacted(text, 0, ()), found
     count = 0
     kinds: set[str] = set()
-    for pattern, check in _RULES:
+    low = text.lower()
+    for pattern, check, needles in _RULES:
+        if needles and not any(n in low for n in needles):
+            continue
 
         def replace(m: re.Match[str], check: Check = check) -> str:
             nonlocal count
-            found = check(m)
-            if found is None:
+            hit = check(m)
+            if hit is None:
                 return m.group(0)
-            kind, start, end = found
+            kind, start, end = hit
             count += 1
             kinds.add(kind)
             base = m.start()
             whole = m.group(0)
-            return whole[: start - base] + MARKER.format(kind=kind) + whole[end - base :]
+            secret = whole[start - base : end - base]
+            found.append((kind, secret))
+            return whole[: start - base] + MARKER.format(kind=kind) + "\n" * secret.count("\n") + whole[end - base :]
 
-        text = pattern.sub(replace, text)
-    return Redacted(text, count, tuple(sorted(kinds)))
+        if pattern in _LINE_LOCAL:
+            text = _sub_lines(pattern, replace, text)
+        else:
+            text = pattern.sub(replace, text)
+    return Redacted(text, count, tuple(sorted(kinds))), found
+
+
+_LINE_LOCAL = (_ASSIGNMENT, _XML_ELEMENT)
+"""Patterns that match within one line whose name must hold a secret word: tried only on lines that do
+(the generic assignment is the costliest pattern, and most lines of code name no secret)."""
+
+
+def _sub_lines(pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str], text: str) -> str:
+    """``pattern.sub(replace, text)`` applied only to the lines of ``text`` holding a secret word."""
+    out: list[str] = []
+    pos = 0
+    for w in _SECRET_WORD_RE.finditer(text):
+        if w.start() < pos:
+            continue
+        start = text.rfind("\n", 0, w.start()) + 1
+        end = text.find("\n", w.end())
+        end = len(text) if end < 0 else end
+        out.append(text[pos:start])
+        out.append(pattern.sub(replace, text[start:end]))
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+_PIECE_SPLIT = re.compile(r"\\[nr]|[\r\n]")
+_MIN_PIECE = 8  # a line of a secret at least this long is looked for in excerpts on its own
+
+
+class FileSecrets:
+    """The secrets of one file's whole text, to redact any excerpt of it (a snippet, a line, a span's name).
+
+    An excerpt alone can hide what makes a secret recognisable: a snippet of the middle of a PEM block has no
+    BEGIN line, a line cut at 240 characters loses the end of a token, a Markdown heading's name has lost
+    the ``password:`` before it. So the whole file is redacted once, and an excerpt's lines are replaced by
+    the redacted lines they come from (whole, stripped or cut), each line of every secret found is removed
+    wherever it appears, and the excerpt is finally redacted on its own as well.
+    """
+
+    def __init__(self, text: str):
+        red, found = _redact(text)
+        original, redacted = text.split("\n"), red.text.split("\n")
+        self.lines: dict[str, str] = {}  # an original line holding a secret -> its redacted form
+        if len(original) == len(redacted):
+            for a, b in zip(original, redacted, strict=True):
+                if a != b:
+                    self.lines[a.rstrip("\r")] = b.rstrip("\r")
+        pieces: dict[str, str] = {}
+        for kind, secret in found:
+            for piece in _PIECE_SPLIT.split(secret):
+                piece = piece.strip().strip("\"'`,")
+                if len(piece) >= _MIN_PIECE:
+                    pieces.setdefault(piece, kind)
+        self.pieces = sorted(pieces.items(), key=lambda kv: -len(kv[0]))
+        self.count = red.count
+
+    def _line(self, line: str) -> str:
+        """One line of an excerpt: the redacted form of the file line it is, or is a part of."""
+        if not self.lines:
+            return line
+        if line in self.lines:
+            return self.lines[line]
+        body = line.strip()
+        if len(body) < _MIN_PIECE:
+            return line
+        cut = body[:-1] if body.endswith("…") else body
+        for original, red in self.lines.items():
+            if not original.strip().startswith(cut):
+                continue
+            if original.strip() == body:
+                return line.replace(body, red.strip())
+            return line[: len(line) - len(line.lstrip())] + red.strip()[: len(body) + 40]
+        return line
+
+    def clean(self, excerpt: str | None) -> str:
+        """``excerpt`` (text taken from this file) with every secret of the file replaced by its marker."""
+        if not excerpt:
+            return excerpt or ""
+        text = "\n".join(self._line(line) for line in excerpt.split("\n"))
+        for piece, kind in self.pieces:
+            if piece in text:
+                text = text.replace(piece, MARKER.format(kind=kind))
+        return redact(text).text
 
 
 def redact_many(texts: Iterable[str]) -> tuple[list[str], int]:

@@ -11,6 +11,7 @@ import json
 import logging
 import re
 import shutil
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -25,10 +26,12 @@ from .answers import (
     DiskChanges,
     Freshness,
     LineContext,
+    MatchLine,
     Related,
     RelatedItem,
     SearchAnswer,
     SearchedIndex,
+    SearchHit,
     SkippedFile,
     SpanLookup,
     SpanStatus,
@@ -44,6 +47,7 @@ from .filerules import MISSING, UNREADABLE
 from .indexer import Cancel, Indexer, IndexReport, ProgressFn
 from .lock import WriterLock
 from .parsing import parse_spans, split_lines
+from .redact import FileSecrets
 from .related import RelatedSpan, related_spans, span_at
 from .search import DEFAULT_RANKING, NO_PRIORS, CrossEncoderReranker, Priors, Searcher, SearchFilters, VectorCache
 from .settings import PriorSettings, Settings, load_settings
@@ -132,6 +136,12 @@ class Workspace:
         # tags the buffers this open writes into the index: they are this session's, and the disk's text
         # comes back when it ends (close(); or, if the process died, whoever takes the writer lock next)
         self.session = uuid.uuid4().hex
+        # every text an answer carries from a file (snippets, span text, names, signatures, previews) has its
+        # secrets replaced by markers, for every front end; a front end may turn it off at a human's explicit
+        # request (`spyglass search --show-secrets`)
+        self.redact = True
+        self._secrets: dict[str, tuple[str, FileSecrets]] = {}  # path -> (its text, its secrets), a few recent
+        self._secrets_lock = threading.Lock()  # front ends answer from several threads
 
     # -- opening ---------------------------------------------------------------------------------
     @classmethod
@@ -362,13 +372,13 @@ class Workspace:
             kwargs["per_file"] = per_file
         outcome = self.searcher.search(query, k=k, filters=filters, **kwargs)
         index = SearchedIndex(**vars(self.freshness()), mode=outcome.mode, note=outcome.note or None)
-        return SearchAnswer(query, outcome.hits, outcome.truncated, index)
+        return SearchAnswer(query, [self._clean_hit(h) for h in outcome.hits], outcome.truncated, index)
 
     @_damage_is_index_corrupt
     def symbols(self, query: str, k: int = 50, semantic: bool = True) -> list[SymbolMatch]:
         """Definitions for a symbol picker: exact and fuzzy name matches first, then semantic ones."""
         return [
-            SymbolMatch(SpanSummary.of(m.span), m.score, m.match)
+            SymbolMatch(self._summary(m.span), m.score, m.match)
             for m in find_symbols(self.searcher, query, k, semantic)
         ]
 
@@ -376,7 +386,7 @@ class Workspace:
     def span_at(self, path: str | Path, line: int) -> SpanSummary | None:
         """The innermost indexed span covering 1-based ``line`` of ``path`` (unsaved text included)."""
         span = span_at(self.searcher, self.relpath(path), line)
-        return SpanSummary.of(span) if span else None
+        return self._summary(span) if span else None
 
     @_damage_is_index_corrupt
     def related(self, path: str | Path, line: int, k: int = 3) -> Related:
@@ -385,7 +395,7 @@ class Workspace:
         if span is None:
             return Related(None, [])
         related = [self._related_item(r, span.name) for r in related_spans(self.searcher, span, k)]
-        return Related(SpanSummary.of(span), related)
+        return Related(self._summary(span), related)
 
     def _related_item(self, r: RelatedSpan, name: str) -> RelatedItem:
         """A related span with ``preview`` (one line of it) and ``line`` (that line's 1-based number in the
@@ -397,7 +407,8 @@ class Workspace:
             text = self._current_text(r.span.path)
             found = file_line(r.span.text, r.text_line, text, r.span.start_line, r.span.end_line) if text else None
             line = found or line
-        return RelatedItem(SpanSummary.of(r.span), r.relation, r.score, preview, line)
+        preview = self._secrets_of(r.span.path).clean(preview) if self.redact else preview
+        return RelatedItem(self._summary(r.span), r.relation, r.score, preview, line)
 
     @_damage_is_index_corrupt
     def context(self, path: str | Path, line: int) -> LineContext:
@@ -406,14 +417,58 @@ class Workspace:
         definitions the enclosing one refers to (``references``)."""
         rel = self.relpath(path)
         found = line_context(self.searcher, rel, line, self._asked_text(rel))
+        imports = [self._secrets_of(rel).clean(i) for i in found.imports] if self.redact else found.imports
         return LineContext(
             path=found.path,
             line=found.line,
             language=found.language,
-            span=SpanSummary.of(found.span) if found.span else None,
-            imports=found.imports,
-            references=[SpanSummary.of(s) for s in found.references],
+            span=self._summary(found.span) if found.span else None,
+            imports=imports,
+            references=[self._summary(s) for s in found.references],
             message=found.message,
+        )
+
+    # -- secrets ---------------------------------------------------------------------------------
+    def _secrets_of(self, rel: str) -> FileSecrets:
+        """The secrets of ``rel``'s current text (kept for a few recent files; redoing it costs a regex pass).
+        A file the index leaves out is not read: its excerpts are redacted on their own."""
+        text = self._asked_text(rel) or ""
+        with self._secrets_lock:
+            cached = self._secrets.get(rel)
+        if cached is not None and cached[0] == text:
+            return cached[1]
+        found = FileSecrets(text)
+        with self._secrets_lock:
+            if len(self._secrets) >= 64:
+                self._secrets.pop(next(iter(self._secrets)), None)
+            self._secrets[rel] = (text, found)
+        return found
+
+    def _summary(self, span: StoredSpan) -> SpanSummary:
+        """A span's summary, its name, signature and doc redacted (a Markdown heading is its name)."""
+        summary = SpanSummary.of(span)
+        if not self.redact:
+            return summary
+        clean = self._secrets_of(span.path).clean
+        return replace(
+            summary,
+            name=clean(summary.name),
+            symbol=clean(summary.symbol),
+            signature=clean(summary.signature),
+            doc=clean(summary.doc),
+            container=clean(summary.container) if summary.container else summary.container,
+        )
+
+    def _clean_hit(self, hit: SearchHit) -> SearchHit:
+        """A search hit with its snippet, matching line and symbol redacted."""
+        if not self.redact:
+            return hit
+        clean = self._secrets_of(hit.path).clean
+        return replace(
+            hit,
+            snippet=clean(hit.snippet),
+            symbol=clean(hit.symbol),
+            match_line=MatchLine(hit.match_line.number, clean(hit.match_line.text)),
         )
 
     def _current_text(self, rel: str) -> str | None:
@@ -441,11 +496,18 @@ class Workspace:
         ``text_end_line`` say which lines the text covers)."""
         found, lines = self._locate_span(span_id)
         if context_lines <= 0 or found.status == "missing":
-            return found
+            return self._clean_lookup(found)
         start = max(1, found.start_line - context_lines)
         end = min(len(lines), found.end_line + context_lines)
         text = "\n".join(lines[start - 1 : end])
-        return replace(found, text=text, text_start_line=start, text_end_line=max(start, end))
+        return self._clean_lookup(replace(found, text=text, text_start_line=start, text_end_line=max(start, end)))
+
+    def _clean_lookup(self, found: SpanLookup) -> SpanLookup:
+        """A span's text and symbol redacted."""
+        if not self.redact or found.status == "missing":
+            return found
+        clean = self._secrets_of(found.path).clean
+        return replace(found, text=clean(found.text), symbol=clean(found.symbol) if found.symbol else found.symbol)
 
     def _locate_span(self, span_id: str) -> tuple[SpanLookup, list[str]]:
         """The span's lookup and the current lines of its file ([] when the file is gone)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from ..engine import LiveIndex, OutsideWorkspace, Phase, SpyglassError, Workspace, redact_secrets
 
 log = logging.getLogger(__name__)
+_MARKER = re.compile(r"\[REDACTED:([a-z0-9-]+)\]")
 
 QUERY_LOG_NAME = "mcp-queries.jsonl"
 PHASE_LABELS: dict[Phase, str] = {
@@ -106,14 +108,16 @@ class Session:
 
     # -- secrets ---------------------------------------------------------------------------------
     def clean(self, text: str | None) -> str | None:
-        """``text`` with secrets replaced by markers (counted)."""
+        """``text`` with secrets replaced by markers, counted. The engine's answers come redacted already
+        (with the whole file's findings); this pass is a second net, and counts the markers for the log."""
         if not text:
             return text
         out = redact_secrets(text)
-        if out.count:
+        kinds = _MARKER.findall(out.text)
+        if kinds:
             with self._lock:
-                self.redactions += out.count
-            log.info("redacted %d secret(s) (%s)", out.count, ", ".join(sorted(set(out.kinds))))
+                self.redactions += len(kinds)
+            log.info("redacted %d secret(s) (%s)", len(kinds), ", ".join(sorted(set(kinds))))
         return out.text
 
     # -- the query log ---------------------------------------------------------------------------

@@ -21,6 +21,7 @@ import httpx2
 import numpy as np
 
 from ..errors import ModelLoadError
+from ..redact import redact
 
 log = logging.getLogger(__name__)
 if logging.getLogger("httpx2").level == logging.NOTSET:
@@ -118,9 +119,10 @@ class OpenAIEncoder:
     # -- one request ------------------------------------------------------------------------------------
     @staticmethod
     def _cut(text: str, max_tokens: int) -> str:
+        # secrets in the code never leave for the endpoint (a marker embeds as well as the value would);
         # the server truncates to its model's window; this keeps requests a sane size. Some servers refuse an
         # empty input, so it is sent as one space.
-        return text[: max_tokens * CUT_CHARS_PER_TOKEN] or " "
+        return redact(text).text[: max_tokens * CUT_CHARS_PER_TOKEN] or " "
 
     def _request(self, texts: list[str], *, first: bool = False) -> tuple[np.ndarray, int | None]:
         payload = {"model": self.model, "input": texts, "encoding_format": "float"}
