@@ -39,11 +39,11 @@ class Refusal:
         return {"jsonrpc": "2.0", "id": self.id, "error": {"code": self.code, "message": self.message}}
 
 
-def refusal(text: str | bytes, *, strict_ids: bool = False, array_params: bool = True) -> Refusal | None:
+def refusal(text: str | bytes, *, strict_ids: bool = False, array_params: bool = True, why: str = "") -> Refusal | None:
     """The error owed to ``text``, one message its server's library refused, or None (a notification or a
     response: JSON-RPC answers neither). ``strict_ids``: an id is a string or an integer, never null or a
     fraction (MCP); ``array_params``: params may be an array (JSON-RPC's by-position params; MCP wants an
-    object)."""
+    object); ``why``: what the library found wrong in the params, when it says (never the values)."""
     try:
         message: Any = json.loads(text)
     except RecursionError:  # deeper than Python's parser goes: read the top level alone
@@ -54,10 +54,29 @@ def refusal(text: str | bytes, *, strict_ids: bool = False, array_params: bool =
         return Refusal(None, PARSE_ERROR, "Parse error: the message is not JSON")
     if not isinstance(message, dict):
         return Refusal(None, INVALID_REQUEST, "Invalid Request: a message is a JSON object")
-    return _refusal(message, strict_ids=strict_ids, array_params=array_params)
+    return _refusal(message, strict_ids=strict_ids, array_params=array_params, why=why)
 
 
-def _refusal(message: dict[str, Any], *, strict_ids: bool, array_params: bool) -> Refusal | None:
+def framing_refusal(text: str | bytes, why: str) -> Refusal | None:
+    """The parse error owed to ``text``, the body of a frame whose header was broken (``why``): with its id
+    when it is a request whose id reads, None for a notification or a response, id null for the rest."""
+    try:
+        message: Any = json.loads(text)
+    except RecursionError:
+        message = _top_level(text.decode("utf-8", "replace") if isinstance(text, bytes) else text)
+    except ValueError:
+        message = None
+    if not isinstance(message, dict):
+        return Refusal(None, PARSE_ERROR, f"Parse error: {why}")
+    if "method" not in message and ("result" in message or "error" in message):
+        return None  # a response
+    if "method" in message and "id" not in message:
+        return None  # a notification
+    id_ = readable_id(message.get("id"))
+    return Refusal(id_, PARSE_ERROR, f"Parse error: {why}")
+
+
+def _refusal(message: dict[str, Any], *, strict_ids: bool, array_params: bool, why: str) -> Refusal | None:
     if "method" not in message:
         if "result" in message or "error" in message:
             return None  # a response from the client: nothing to answer
@@ -80,7 +99,7 @@ def _refusal(message: dict[str, Any], *, strict_ids: bool, array_params: bool) -
     if params is not None and not isinstance(params, allowed):
         kinds = "an object or an array" if array_params else "an object"
         return Refusal(id_, INVALID_PARAMS, f"Invalid params: params must be {kinds}, not {_json_type(params)}")
-    return Refusal(id_, INVALID_PARAMS, f"Invalid params for {_shown(method)}: {_why(params)}")
+    return Refusal(id_, INVALID_PARAMS, f"Invalid params for {_shown(method)}: {_why(params, why)}")
 
 
 def readable_id(value: Any) -> str | int | float | None:
@@ -93,9 +112,11 @@ def readable_id(value: Any) -> str | int | float | None:
     return None
 
 
-def _why(params: Any) -> str:
+def _why(params: Any, why: str) -> str:
     if isinstance(params, dict | list) and _holds_surrogate(params):
         return "a string holds a lone surrogate (e.g. \\ud800), which is not Unicode text"
+    if why:
+        return why[:300]
     return "a value is missing, of the wrong type, out of range or nested too deeply"
 
 
