@@ -134,6 +134,7 @@ class Wire:
         self.frames = Frames()
         self.stopping = False  # a shutdown request came: only exit is taken now
         self.refused = 0
+        self._top: dict[str, Any] = {}
 
     def feed(self, data: bytes) -> None:
         for frame in self.frames.feed(data):
@@ -146,6 +147,7 @@ class Wire:
 
     def take(self, text: str) -> None:
         """Hand one message to pygls, or answer it when pygls cannot take it."""
+        self._top = {}
         try:
             message = json.loads(text, object_hook=self._structure)
         except Exception as e:  # not JSON, too deep, or refused by pygls' types
@@ -155,6 +157,10 @@ class Wire:
             self._answer(refusal(text))
             return
         is_request = getattr(message, "method", None) is not None and hasattr(message, "id")
+        if not is_request and "id" in self._top and "method" in self._top:  # an id on a notification's method
+            id_ = readable_id(self._top["id"])
+            self._answer(Refusal(id_, INVALID_REQUEST, f"Invalid Request: {message.method!r} is a notification"))
+            return
         if self.stopping and is_request and message.method != "exit":
             self._answer(Refusal(readable_id(message.id), INVALID_REQUEST, "Invalid Request: the server is shut down"))
             return
@@ -166,6 +172,7 @@ class Wire:
             self.stopping = True
 
     def _structure(self, data: dict[str, Any]) -> Any:
+        self._top = data  # the hook sees the outermost object last
         if "jsonrpc" in data and "method" in data and "params" not in data:
             data["params"] = None  # params may be left out; pygls' generic message types need the field
         return self.protocol.structure_message(data)
