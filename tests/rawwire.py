@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import queue
 import re
 import subprocess
 import sys
@@ -261,7 +260,9 @@ class RawLsp(RawProcess):
     def start(self) -> dict | None:
         uri = self.root.as_uri()
         folders = [{"uri": uri, "name": self.root.name}]
-        answer = self.call("initialize", {"processId": None, "rootUri": uri, "capabilities": {}, "workspaceFolders": folders})
+        answer = self.call(
+            "initialize", {"processId": None, "rootUri": uri, "capabilities": {}, "workspaceFolders": folders}
+        )
         self.notify("initialized", {})
         return answer
 
@@ -269,7 +270,6 @@ class RawLsp(RawProcess):
         """A normal request answers as it should (the fixture's compute_discount is found)."""
         answer = self.call("workspace/symbol", {"query": "compute_discount"})
         return any(s.get("name") == "compute_discount" for s in (answer or {}).get("result") or [])
-
 
 
 # -- hostile messages ------------------------------------------------------------------------------------
@@ -308,8 +308,15 @@ values = st.recursive(
     max_leaves=12,
 ) | st.integers(150, 3000).map(deep)
 ids = st.one_of(
-    st.just("int"), st.just("str"), st.just("float"), st.none(), st.dictionaries(st.text(max_size=3), scalars, max_size=2),
-    st.lists(scalars, max_size=2), st.booleans(), st.sampled_from(["\ud800", "emoji"]), st.just("absent"),
+    st.just("int"),
+    st.just("str"),
+    st.just("float"),
+    st.none(),
+    st.dictionaries(st.text(max_size=3), scalars, max_size=2),
+    st.lists(scalars, max_size=2),
+    st.booleans(),
+    st.sampled_from(["\ud800", "emoji"]),
+    st.just("absent"),
 )
 
 
@@ -349,7 +356,9 @@ def messages(methods: list[str], params_for: dict[str, st.SearchStrategy]) -> st
     def build(draw) -> dict:
         name = draw(method)
         plausible = params_for.get(name) if isinstance(name, str) else None
-        params = draw(values | st.just("absent") if plausible is None else st.one_of(plausible, values, st.just("absent")))
+        params = draw(
+            values | st.just("absent") if plausible is None else st.one_of(plausible, values, st.just("absent"))
+        )
         jsonrpc = draw(st.sampled_from(["2.0"] * 8 + ["1.0", 2, "absent"]))
         id_ = draw(st.one_of(st.sampled_from(["int", "str", "float"]), ids))
         return {"jsonrpc": jsonrpc, "id": id_, "method": name, "params": params}

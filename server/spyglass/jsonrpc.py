@@ -41,9 +41,10 @@ class Refusal:
 
 def refusal(text: str | bytes, *, strict_ids: bool = False, array_params: bool = True, why: str = "") -> Refusal | None:
     """The error owed to ``text``, one message its server's library refused, or None (a notification or a
-    response: JSON-RPC answers neither). ``strict_ids``: an id is a string or an integer, never null or a
-    fraction (MCP); ``array_params``: params may be an array (JSON-RPC's by-position params; MCP wants an
-    object); ``why``: what the library found wrong in the params, when it says (never the values)."""
+    response: JSON-RPC answers neither). An id is a string or a number (JSON-RPC's null is refused: MCP and
+    LSP both forbid it); ``strict_ids``: never a fraction either (MCP). ``array_params``: params may be an
+    array (JSON-RPC's by-position params; MCP wants an object). ``why``: what the library found wrong in the
+    params, when it says (never the values)."""
     try:
         message: Any = json.loads(text)
     except RecursionError:  # deeper than Python's parser goes: read the top level alone
@@ -84,8 +85,8 @@ def _refusal(message: dict[str, Any], *, strict_ids: bool, array_params: bool, w
     if "id" not in message:
         return None  # a notification: never answered, even when wrong
     id_ = readable_id(message["id"])
-    if (id_ is None and (strict_ids or message["id"] is not None)) or (strict_ids and isinstance(id_, float)):
-        kinds = "a string or an integer" if strict_ids else "a string, a number or null"
+    if id_ is None or (strict_ids and isinstance(id_, float)):  # null: JSON-RPC discourages it, MCP, LSP refuse it
+        kinds = "a string or an integer" if strict_ids else "a string or a number"
         return Refusal(id_, INVALID_REQUEST, f"Invalid Request: the id must be {kinds}")
     if message.get("jsonrpc") != "2.0":
         return Refusal(id_, INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"')

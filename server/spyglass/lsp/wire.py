@@ -67,6 +67,13 @@ class Frames:
             return self._body()
         if self._broken:
             return self._broken_body()
+        if self._buf.startswith(b"\r\n"):  # an empty header block
+            del self._buf[:2]
+            self._broken = "no Content-Length header"
+            return self._broken_body()
+        if self._buf.lstrip()[:1] in (b"{", b"["):  # a body without any header
+            self._broken = "no Content-Length header"
+            return self._broken_body()
         end = self._buf.find(b"\r\n\r\n")
         if end < 0:
             if len(self._buf) > MAX_HEADER:  # no header at all: a body sent bare
@@ -118,7 +125,7 @@ class Frames:
 
 def _complete(text: bytes) -> bool:
     try:
-        json.loads(text)
+        json.loads(text.decode("utf-8", "replace"))
     except RecursionError:
         return True
     except ValueError:
@@ -141,7 +148,8 @@ class Wire:
             if frame.broken:
                 if frame.body.strip():
                     log.info("a frame with a broken header: %s", frame.broken)
-                    self._answer(framing_refusal(frame.body, f"{frame.broken}; frame skipped"))
+                    text = frame.body.decode("utf-8", "replace")
+                    self._answer(framing_refusal(text, f"{frame.broken}; frame skipped"))
             else:
                 self.take(frame.body.decode("utf-8", "replace"))
 
@@ -153,7 +161,7 @@ class Wire:
         except Exception as e:  # not JSON, too deep, or refused by pygls' types
             self._answer(refusal(text, why=_why(e)))
             return
-        if getattr(message, "jsonrpc", None) != "2.0" or not _id_ok(message):
+        if getattr(message, "jsonrpc", None) != "2.0" or not _envelope_ok(self._top):
             self._answer(refusal(text))
             return
         is_request = getattr(message, "method", None) is not None and hasattr(message, "id")
@@ -199,11 +207,15 @@ def _why(error: Exception) -> str:
     return ""
 
 
-def _id_ok(message: Any) -> bool:
-    """Whether a request's id can be answered (pygls keys its futures by it: an object id breaks them)."""
-    if getattr(message, "method", None) is None or not hasattr(message, "id"):
-        return True
-    return message.id is None or readable_id(message.id) is not None
+def _envelope_ok(message: dict[str, Any]) -> bool:
+    """Whether the outermost object is a JSON-RPC 2.0 message pygls can take: a string method, and an id
+    that is a string or a number (pygls keys its futures by the id, so an object breaks them, and writes an
+    error answer to id null without its id)."""
+    if message.get("jsonrpc") != "2.0":
+        return False
+    if "method" in message and not isinstance(message["method"], str):
+        return False
+    return "id" not in message or readable_id(message["id"]) is not None
 
 
 async def serve(protocol: JsonRPCProtocol, stdin: BinaryIO, executor: Executor) -> None:
