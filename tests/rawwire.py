@@ -10,6 +10,7 @@ in ``duplicates``. Requests the server sends (LSP: progress, configuration) are 
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
@@ -25,6 +26,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 TIMEOUT = 30.0  # seconds for an answer that is owed: longer is a hang
+FUZZ_IDS = itertools.count(10**6)  # fuzzed messages' ids: never reused, above the fixed ones tests send
 
 
 # -- what is owed ----------------------------------------------------------------------------------------
@@ -302,11 +304,13 @@ scalars = st.one_of(
     st.floats(allow_nan=False, allow_infinity=False),
     strings,
 )
-values = st.recursive(
-    scalars,
-    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=10), inner, max_size=4)),
-    max_leaves=12,
-) | st.integers(150, 3000).map(deep)
+
+
+def _nested(inner: st.SearchStrategy) -> st.SearchStrategy:
+    return st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=10), inner, max_size=4))
+
+
+values = st.recursive(scalars, _nested, max_leaves=12) | st.integers(150, 3000).map(deep)
 ids = st.one_of(
     st.just("int"),
     st.just("str"),
@@ -397,3 +401,73 @@ def corrupt(text: str, how: str) -> bytes:
 def owed_after(data: bytes) -> tuple[bool, Any]:
     """What ``data``, as the server reads it (UTF-8, bad bytes replaced), owes: a request with a readable id."""
     return owed_id(data.decode("utf-8", "replace"))
+
+
+# -- each server's methods, and params that look right ------------------------------------------------
+MCP_TOOLS = ["search_code", "find_symbol", "get_span", "get_context", "index_status", "reindex"]
+MCP_METHODS = ["ping", "tools/list", "tools/call", "resources/list", "prompts/list", "logging/setLevel",
+               "completion/complete", "notifications/initialized", "notifications/cancelled", "initialize"]  # fmt: skip
+
+mcp_arguments = st.fixed_dictionaries(
+    {},
+    optional={
+        "query": values, "name": values, "id": values, "path": values, "line": values, "k": values,
+        "paths": values, "max_tokens": values, "globs": values,
+    },
+)  # fmt: skip
+MCP_PARAMS = {
+    "tools/call": st.fixed_dictionaries(
+        {"name": st.sampled_from(MCP_TOOLS) | values, "arguments": mcp_arguments | values}
+    ),
+    "logging/setLevel": st.fixed_dictionaries({"level": values}),
+    "notifications/cancelled": st.fixed_dictionaries({"requestId": values}),
+}
+
+
+# Not fuzzed: initialize and workspace/didChangeConfiguration (they reopen folders with what they are given),
+# shutdown and exit (they end the session; tested on a server of their own).
+LSP_METHODS = [
+    "textDocument/hover", "textDocument/documentSymbol", "workspace/symbol", "spyglass/search",
+    "spyglass/related", "spyglass/span", "spyglass/status", "spyglass/reindex", "textDocument/didOpen",
+    "textDocument/didChange", "textDocument/didClose", "textDocument/didSave", "$/cancelRequest",
+    "$/setTrace", "initialized", "window/workDoneProgress/cancel",
+]  # fmt: skip
+lsp_position = st.fixed_dictionaries({"line": values | st.integers(0, 2**40), "character": values | st.integers(0, 99)})
+lsp_document = st.fixed_dictionaries({"uri": values | st.sampled_from(["file:///nowhere/x.py", "untitled:1"])})
+LSP_PARAMS = {
+    "textDocument/hover": st.fixed_dictionaries(
+        {"textDocument": lsp_document | values, "position": lsp_position | values}
+    ),
+    "spyglass/related": st.fixed_dictionaries({"textDocument": lsp_document, "position": lsp_position}),
+    "spyglass/search": st.fixed_dictionaries({"query": values}, optional={"k": values, "filters": values}),
+    "spyglass/span": st.fixed_dictionaries({"id": values}),
+    "workspace/symbol": st.fixed_dictionaries({"query": values}),
+    "textDocument/didOpen": st.fixed_dictionaries(
+        {
+            "textDocument": st.fixed_dictionaries(
+                {"uri": values, "languageId": values, "version": values, "text": values}
+            )
+        }
+    ),
+    "$/cancelRequest": st.fixed_dictionaries({"id": values}),
+}
+
+
+# -- LSP framing, right and wrong ---------------------------------------------------------------------
+FRAMINGS = st.sampled_from(["ok"] * 8 + ["abc", "-5", "none", "empty", "bare", "lower", "extra", "short"])
+
+
+def framed(data: bytes, how: str) -> tuple[bytes, bytes]:
+    """The bytes to send for body ``data`` framed as ``how``, and the body the server reads from them."""
+    headers = {
+        "ok": b"Content-Length: %d\r\n\r\n" % len(data),
+        "abc": b"Content-Length: abc\r\n\r\n",
+        "-5": b"Content-Length: -5\r\n\r\n",
+        "none": b"Content-Type: application/vscode-jsonrpc\r\n\r\n",
+        "empty": b"\r\n",
+        "bare": b"",
+        "lower": b"content-length: %d\r\n\r\n" % len(data),
+        "extra": b"Content-Length: %d\r\nContent-Type: x\r\n\r\n" % len(data),
+        "short": b"Content-Length: %d\r\n\r\n" % (len(data) // 2),
+    }
+    return headers[how] + data, data[: len(data) // 2] if how == "short" else data

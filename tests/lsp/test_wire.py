@@ -5,7 +5,6 @@ afterwards. One server serves the whole module; ``Frames``, the frame cutter, is
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 import shutil
@@ -13,38 +12,25 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import strategies as st
 
-from rawwire import RawLsp, corrupt, corruptions, deep, messages, owed_after, render, text_of, values
+from rawwire import (
+    FRAMINGS,
+    FUZZ_IDS,
+    LSP_METHODS,
+    LSP_PARAMS,
+    RawLsp,
+    corrupt,
+    corruptions,
+    deep,
+    framed,
+    messages,
+    owed_after,
+    render,
+    text_of,
+)
 from spyglass.lsp.wire import MAX_BODY, Frames
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "shop"
-IDS = itertools.count(10**6)
-# Not fuzzed: initialize and workspace/didChangeConfiguration (they reopen folders with what they are given),
-# shutdown and exit (they end the session; tested on a server of their own).
-METHODS = [
-    "textDocument/hover", "textDocument/documentSymbol", "workspace/symbol", "spyglass/search",
-    "spyglass/related", "spyglass/span", "spyglass/status", "spyglass/reindex", "textDocument/didOpen",
-    "textDocument/didChange", "textDocument/didClose", "textDocument/didSave", "$/cancelRequest",
-    "$/setTrace", "initialized", "window/workDoneProgress/cancel",
-]  # fmt: skip
-position = st.fixed_dictionaries({"line": values | st.integers(0, 2**40), "character": values | st.integers(0, 99)})
-document = st.fixed_dictionaries({"uri": values | st.sampled_from(["file:///nowhere/x.py", "untitled:1"])})
-PARAMS = {
-    "textDocument/hover": st.fixed_dictionaries({"textDocument": document | values, "position": position | values}),
-    "spyglass/related": st.fixed_dictionaries({"textDocument": document, "position": position}),
-    "spyglass/search": st.fixed_dictionaries({"query": values}, optional={"k": values, "filters": values}),
-    "spyglass/span": st.fixed_dictionaries({"id": values}),
-    "workspace/symbol": st.fixed_dictionaries({"query": values}),
-    "textDocument/didOpen": st.fixed_dictionaries(
-        {
-            "textDocument": st.fixed_dictionaries(
-                {"uri": values, "languageId": values, "version": values, "text": values}
-            )
-        }
-    ),
-    "$/cancelRequest": st.fixed_dictionaries({"id": values}),
-}
 
 
 # -- Frames: the byte stream cut into bodies -----------------------------------------------------------------
@@ -249,32 +235,13 @@ def test_a_bad_notification_or_response_gets_no_answer_and_harms_nothing(lsp: Ra
     assert lsp.answers_to(None) == before
 
 
-FRAMINGS = st.sampled_from(["ok"] * 8 + ["abc", "-5", "none", "empty", "bare", "lower", "extra", "short"])
-
-
-def framed(data: bytes, how: str) -> tuple[bytes, bytes]:
-    """The bytes to send for body ``data`` framed as ``how``, and the body the server reads from them."""
-    headers = {
-        "ok": b"Content-Length: %d\r\n\r\n" % len(data),
-        "abc": b"Content-Length: abc\r\n\r\n",
-        "-5": b"Content-Length: -5\r\n\r\n",
-        "none": b"Content-Type: application/vscode-jsonrpc\r\n\r\n",
-        "empty": b"\r\n",
-        "bare": b"",
-        "lower": b"content-length: %d\r\n\r\n" % len(data),
-        "extra": b"Content-Length: %d\r\nContent-Type: x\r\n\r\n" % len(data),
-        "short": b"Content-Length: %d\r\n\r\n" % (len(data) // 2),
-    }
-    return headers[how] + data, data[: len(data) // 2] if how == "short" else data
-
-
 # no shrinking: each step of it would wait out a hang; the failing example is shown as it was drawn
 @settings(
     max_examples=150, deadline=None, database=None, phases=[Phase.generate], suppress_health_check=list(HealthCheck)
 )
-@given(shape=messages(METHODS, PARAMS), how=corruptions, framing=FRAMINGS)
+@given(shape=messages(LSP_METHODS, LSP_PARAMS), how=corruptions, framing=FRAMINGS)
 def test_fuzzed_messages_each_get_exactly_one_answer(lsp: RawLsp, shape, how, framing):
-    sent, read = framed(corrupt(text_of(shape, next(IDS)), how), framing)
+    sent, read = framed(corrupt(text_of(shape, next(FUZZ_IDS)), how), framing)
     lsp.send(sent)
     owed, id_ = owed_after(read)
     if owed:

@@ -4,7 +4,6 @@ process never exits, and a normal request still answers afterwards. One server s
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 import shutil
@@ -12,28 +11,22 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import strategies as st
 
-from rawwire import RawMcp, corrupt, corruptions, deep, messages, owed_after, render, text_of, values
+from rawwire import (
+    FUZZ_IDS,
+    MCP_METHODS,
+    MCP_PARAMS,
+    RawMcp,
+    corrupt,
+    corruptions,
+    deep,
+    messages,
+    owed_after,
+    render,
+    text_of,
+)
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "shop"
-TOOLS = ["search_code", "find_symbol", "get_span", "get_context", "index_status", "reindex"]
-METHODS = ["ping", "tools/list", "tools/call", "resources/list", "prompts/list", "logging/setLevel",
-           "completion/complete", "notifications/initialized", "notifications/cancelled", "initialize"]  # fmt: skip
-IDS = itertools.count(10**6)
-
-arguments = st.fixed_dictionaries(
-    {},
-    optional={
-        "query": values, "name": values, "id": values, "path": values, "line": values, "k": values,
-        "paths": values, "max_tokens": values, "globs": values,
-    },
-)  # fmt: skip
-PARAMS = {
-    "tools/call": st.fixed_dictionaries({"name": st.sampled_from(TOOLS) | values, "arguments": arguments | values}),
-    "logging/setLevel": st.fixed_dictionaries({"level": values}),
-    "notifications/cancelled": st.fixed_dictionaries({"requestId": values}),
-}
 
 
 @pytest.fixture(scope="module")
@@ -170,9 +163,9 @@ def test_a_bad_notification_or_response_gets_no_answer_and_harms_nothing(mcp: Ra
 @settings(
     max_examples=150, deadline=None, database=None, phases=[Phase.generate], suppress_health_check=list(HealthCheck)
 )
-@given(shape=messages(METHODS, PARAMS), how=corruptions)
+@given(shape=messages(MCP_METHODS, MCP_PARAMS), how=corruptions)
 def test_fuzzed_messages_each_get_exactly_one_answer(mcp: RawMcp, shape, how):
-    data = corrupt(text_of(shape, next(IDS)), how)
+    data = corrupt(text_of(shape, next(FUZZ_IDS)), how)
     mcp.send(mcp.frame(data))
     owed, id_ = owed_after(data)
     if owed:
