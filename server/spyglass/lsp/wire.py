@@ -38,6 +38,7 @@ MAX_BODY = 256 * 2**20  # a longer Content-Length is taken for a broken header
 MAX_HEADER = 64 * 2**10  # header bytes without a blank line: not a header
 _LENGTH = re.compile(rb"content-length[ \t]*:[ \t]*([^\r\n]*)", re.IGNORECASE)
 _DIGITS = re.compile(rb"[0-9]{1,12}")
+_NOT_SPACE = re.compile(rb"[^ \t\r\n]")
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,8 @@ class Frames:
             del self._buf[:2]
             self._broken = "no Content-Length header"
             return self._broken_body()
-        if self._buf.lstrip()[:1] in (b"{", b"["):  # a body without any header
+        first = _NOT_SPACE.search(self._buf)
+        if first is not None and first.group() in (b"{", b"["):  # a body without any header
             self._broken = "no Content-Length header"
             return self._broken_body()
         end = self._buf.find(b"\r\n\r\n")
@@ -106,8 +108,7 @@ class Frames:
         if m is not None:
             return self._end_broken(m.start())
         self._scanned = len(self._buf)
-        text = bytes(self._buf).strip()
-        if text.endswith((b"}", b"]")) and _complete(text):
+        if bytes(self._buf[-64:]).rstrip().endswith((b"}", b"]")) and _complete(bytes(self._buf)):
             return self._end_broken(len(self._buf))
         if len(self._buf) > MAX_BODY:  # garbage without end: let it go
             del self._buf[:]
@@ -124,6 +125,7 @@ class Frames:
 
 
 def _complete(text: bytes) -> bool:
+    """Whether ``text`` is one whole JSON value (so a broken frame sent last is answered without waiting)."""
     try:
         json.loads(text.decode("utf-8", "replace"))
     except RecursionError:
