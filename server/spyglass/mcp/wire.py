@@ -22,7 +22,6 @@ import mcp_types
 from mcp.server.mcpserver import MCPServer
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
-from pydantic import ValidationError
 
 from ..jsonrpc import refusal
 
@@ -64,7 +63,7 @@ class CheckedLines:
                 continue  # a blank line between messages
             try:
                 message = mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-            except ValidationError:
+            except Exception:  # a ValidationError, or anything else: the reader must never end here
                 await self._refuse(line)
                 continue
             if isinstance(message, mcp_types.JSONRPCNotification) and _has_id(line):
