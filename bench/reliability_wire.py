@@ -56,6 +56,7 @@ from rawwire import (  # noqa: E402
 
 FIXTURE = REPO / "tests" / "fixtures" / "shop"
 KEEP = 5  # examples kept of each kind of failure
+PROGRESS = 500 # messages between progress lines on stderr
 
 
 class Run:
@@ -101,6 +102,9 @@ class Run:
     def one(self, sent: bytes, read: bytes) -> None:
         """Send one fuzzed message, wait for what it is owed, then probe."""
         self.counts["messages"] += 1
+        if self.counts["messages"] % PROGRESS == 0:
+            shown = ("owed", "answered", "unanswered", "crashes", "hangs", "restarts")
+            print(self.kind, self.counts["messages"], {k: self.counts[k] for k in shown}, file=sys.stderr, flush=True)
         self.server.send(sent)
         owed, id_ = owed_after(read)
         if owed:
