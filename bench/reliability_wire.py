@@ -56,7 +56,7 @@ from rawwire import (  # noqa: E402
 
 FIXTURE = REPO / "tests" / "fixtures" / "shop"
 KEEP = 5  # examples kept of each kind of failure
-PROGRESS = 500 # messages between progress lines on stderr
+PROGRESS = 500  # messages between progress lines on stderr
 
 
 class Run:
