@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 from lsprotocol import types
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
 from ..engine import OutsideWorkspace
 from .folders import Folder
 from .settings import ClientSettings
+from .wire import serve
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -33,6 +36,19 @@ class SpyglassServer(LanguageServer):
         self.client_progress = False  # the client accepts window/workDoneProgress/create
         self.loop: asyncio.AbstractEventLoop | None = None
         self._told: set[str] = set()
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve on stdio, reading frames with ``wire.serve`` rather than pygls' loop, which leaves a request
+        its types refuse unanswered and loses the stream after a bad header (see ``wire.py``)."""
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(serve(self.protocol, stdin or sys.stdin.buffer, self.thread_pool))
+        except BrokenPipeError:
+            log.error("the client's end of the pipe is closed: stopping")
+        except (KeyboardInterrupt, SystemExit):  # SystemExit: the exit notification
+            pass
+        finally:
+            self.shutdown()
 
     # -- folders ---------------------------------------------------------------------------------
     def folder_for(self, path: str | Path) -> Folder | None:

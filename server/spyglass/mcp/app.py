@@ -12,6 +12,7 @@ from .. import __version__
 from ..engine import LiveIndex, SpyglassError, StopOnSignals, Workspace
 from .session import QUERY_LOG_NAME, Progress, Session
 from .tools import GROUPS
+from .wire import run_stdio
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +41,7 @@ def run(root: Path, *, log_queries: bool = False, db: str | None = None) -> int:
         message = f"cannot open the Spyglass index of {root}: {e}"
         log.error("%s", message)
         StopOnSignals(lambda: None, "spyglass mcp").install()
-        build_server(None, error=message)[0].run("stdio")
+        run_stdio(build_server(None, error=message)[0])
         return 1
     for warning in ws.warnings:
         log.warning("%s", warning)
@@ -51,7 +52,7 @@ def run(root: Path, *, log_queries: bool = False, db: str | None = None) -> int:
     StopOnSignals(live.stop, "spyglass mcp").install()
     live.start()
     try:
-        server.run("stdio")
+        run_stdio(server)
     finally:
         live.stop()
         log.info("spyglass mcp stopped (%d secret(s) redacted this session)", session.redactions)

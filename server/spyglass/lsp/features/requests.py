@@ -37,7 +37,7 @@ class Filters(_Params):
 
 
 class SearchParams(_Params):
-    query: str = Field(min_length=1)
+    query: str = Field(min_length=1, max_length=20000)  # as MCP's search_code: longer only costs time
     k: int = Field(10, ge=1, le=MAX_K)
     filters: Filters = Field(default_factory=Filters)
     max_tokens: int | None = Field(None, ge=50, le=100_000)

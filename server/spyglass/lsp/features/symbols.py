@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 
 from ..convert import symbol_information
 from ..server import SpyglassServer
+
+MAX_QUERY = 1000  # characters: a name or a few words; a longer query only costs time (10 MB took minutes)
 
 
 def find(ls: SpyglassServer, query: str) -> list[types.SymbolInformation]:
@@ -28,4 +31,6 @@ def setup(server: SpyglassServer) -> None:
         query = params.query.strip()
         if not query:
             return []
+        if len(query) > MAX_QUERY:
+            raise JsonRpcInvalidParams(f"query: at most {MAX_QUERY} characters, not {len(query)}")
         return await ls.run_engine(find, ls, query)
