@@ -46,7 +46,9 @@ def main(argv: list[str] | None = None) -> int:
         sources = [(REPO / "server", "server"), (REPO / "tests", "tests"), (REPO / "bench", "bench")]
         build_workspace(root, sources, filler=args.filler)
         log = (lambda msg: print(msg, file=sys.stderr, flush=True)) if args.verbose else None
-        h = CrashHarness(root, Path(tmp) / "work", pythonpath=str(REPO / "server"), seed=args.seed, nice=args.nice, log=log)
+        h = CrashHarness(
+            root, Path(tmp) / "work", pythonpath=str(REPO / "server"), seed=args.seed, nice=args.nice, log=log
+        )
         # the first index of the workspace, embedded, killed while parsing and three times while embedding
         h.chain("initial", True, ["parse", "embed", "embed", "embed"])
         h.calibrate()

@@ -57,6 +57,11 @@ def _connect(path: Path) -> apsw.Connection:
     return con
 
 
+def _one(con: apsw.Connection, sql: str) -> object:
+    row = con.execute(sql).fetchone()
+    return row[0] if row else None
+
+
 def _ids(con: apsw.Connection, sql: str) -> set[int]:
     return {int(r[0]) for r in con.execute(sql)}
 
@@ -91,7 +96,7 @@ def _check(con: apsw.Connection, check: IndexCheck) -> None:
     rows = [r[0] for r in con.execute("PRAGMA integrity_check")]
     if rows != ["ok"]:
         problems.extend(f"integrity_check: {r}" for r in rows[:20])
-    version = con.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0]
+    version = _one(con, "SELECT MAX(version) FROM schema_migrations")
     if version != SCHEMA_VERSION:
         problems.append(f"schema version {version}, expected {SCHEMA_VERSION}")
         return
@@ -109,10 +114,11 @@ def _check(con: apsw.Connection, check: IndexCheck) -> None:
         check.spans[(path, span_id, embed_hash)] += 1
     if check.duplicated:
         problems.append(f"{check.duplicated} span(s) stored twice")
-    orphans = con.execute(
+    orphans = _one(
+        con,
         "SELECT COUNT(*) FROM spans s LEFT JOIN files f ON f.id = s.file_id WHERE f.id IS NULL OR f.skip_reason "
-        "IS NOT NULL"
-    ).fetchone()[0]
+        "IS NOT NULL",
+    )
     if orphans:
         problems.append(f"{orphans} span(s) of a missing or skipped file")
 

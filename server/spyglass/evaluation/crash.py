@@ -37,7 +37,15 @@ PHASES = ("startup", "scan", "delete", "parse", "model", "embed", "finish")
 # the progress line that starts each phase after ``scan`` (see cli/progress.py PHASE_LABELS)
 _LINE_PHASE = {"Scanning files": "delete", "Parsing": "parse", "Loading model": "model", "Embedding": "embed"}
 # how long each phase lasts before any run was measured (seconds)
-_DEFAULT_LENGTH = {"startup": 0.5, "scan": 0.1, "delete": 0.02, "parse": 1.0, "model": 0.3, "embed": 2.0, "finish": 0.05}
+_DEFAULT_LENGTH = {
+    "startup": 0.5,
+    "scan": 0.1,
+    "delete": 0.02,
+    "parse": 1.0,
+    "model": 0.3,
+    "embed": 2.0,
+    "finish": 0.05,
+}
 DB_DIR = ".spyglass"
 FILLER_DIR = "logs"
 
@@ -207,6 +215,8 @@ class IndexRun:
     def finish(self, timeout: float = 900) -> int:
         code = self.proc.wait(timeout)
         self._reader.join(10)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
         return code
 
     @property
@@ -306,7 +316,7 @@ class CrashHarness:
         self.counter = [0]
         self.tally = Tally()
         self.references: dict[str, IndexCheck] = {}
-        self.lengths: dict[tuple[str, bool], dict[str, list[float]]] = {}
+        self.lengths: dict[tuple[bool, bool], dict[str, list[float]]] = {}
         self.log = log or (lambda msg: None)
         self.cmd = [python, "-m", "spyglass", "index"]
         if nice:
@@ -437,9 +447,10 @@ class CrashHarness:
         change_between: bool = False,
         finish_embed: bool | None = None,
     ) -> None:
-        """One chain: (``kind`` "fresh": a new index in its own folder; "update": the tree changes first;
-        "idle": nothing changed; "initial": the workspace's first index) a run killed in each of ``targets`` in turn (the second and later ones
-        recover from the kill before), then one run that ends, and the checks."""
+        """One chain: a run killed in each of ``targets`` in turn (the second and later ones recover from
+        the kill before; ``change_between``: the tree may change again before each), then one run that
+        ends, and the checks. ``kind``: "update" (the tree changes first), "idle" (nothing changed),
+        "initial" (the workspace's first index) or "fresh" (a new index in a folder of its own)."""
         t = self.tally
         t.chains += 1
         db = self.db
