@@ -250,6 +250,7 @@ class Tally:
     corrupt_after_recovery: int = 0
     integrity_failures: list[str] = field(default_factory=list)
     moved_aside: int = 0
+    gitignore_wrong: int = 0
     failed_runs: int = 0
     mismatched_indexes: int = 0
     lost_spans: int = 0
@@ -270,6 +271,7 @@ class Tally:
             self.corrupt_after_kill
             or self.corrupt_after_recovery
             or self.moved_aside
+            or self.gitignore_wrong
             or self.failed_runs
             or self.mismatched_indexes
             or self.unembedded_spans
@@ -425,6 +427,10 @@ class CrashHarness:
         else:
             self._learn(kind, embed, run)
         t.moved_aside += self._moved_aside(db, run.output)
+        ignore = db.parent / ".gitignore"
+        if db.is_relative_to(self.root) and (not ignore.exists() or ignore.read_text(encoding="utf-8") != "*\n"):
+            t.gitignore_wrong += 1
+            t.errors.append(f"{ignore} does not hold '*' after a run that ended")
         got = check_index(db)
         if not got.sound:
             t.corrupt_after_recovery += 1
