@@ -203,7 +203,9 @@ class IndexRun:
                     self._changed.wait(0.05)
                 if self.phase != target:
                     delay = 0.0
-        time.sleep(delay)
+        until = time.monotonic() + delay
+        while self.proc.poll() is None and time.monotonic() < until:
+            time.sleep(min(0.005, max(0.0, until - time.monotonic())))
         if self.proc.poll() is not None:
             self.finish()
             return None
@@ -490,7 +492,7 @@ class CrashHarness:
             t.moved_aside += self._moved_aside(db, run.output)
             self._after_kill(db, f"in {phase} ({kind}, kill {i + 1} of the chain)")
             self.log(f"killed in {phase} ({kind}{', embedding' if embed else ''}, {i + 1}/{len(targets)})")
-        self._finish(db, embed if finish_embed is None else finish_embed, "recovery")
+        self._finish(db, embed if finish_embed is None else finish_embed, kind if self._whole(kind) else "recovery")
         t.seconds = time.monotonic() - self._t0
 
     def random_chain(self) -> None:
