@@ -14,8 +14,8 @@ def test_kill_9_in_every_phase_leaves_a_sound_index_that_recovers_to_a_clean_bui
     root = tmp_path / "workspace"
     build_workspace(root, [(FIXTURES, "fixtures")], generated=40, filler=300)
     h = CrashHarness(root, tmp_path / "work", seed=21)
-    # a new index killed while parsing, then its recovery killed as it starts
-    h.chain("fresh", False, ["parse", "startup"])
+    # a new index killed while parsing, then its recovery killed with the index open (recovering it, walking)
+    h.chain("fresh", False, ["parse", "scan"])
     # the workspace's first index, killed while embedding; the next run embeds the rest
     h.chain("initial", True, ["embed"])
     # files edited, added, deleted, renamed: killed while parsing, then while embedding (the tree changes

@@ -39,7 +39,7 @@ _LINE_PHASE = {"Scanning files": "delete", "Parsing": "parse", "Loading model": 
 # how long each phase lasts before any run was measured (seconds)
 _DEFAULT_LENGTH = {
     "startup": 0.5,
-    "scan": 0.1,
+    "scan": 0.03,
     "delete": 0.02,
     "parse": 1.0,
     "model": 0.3,
@@ -193,7 +193,14 @@ class IndexRun:
         """SIGKILL ``delay`` seconds after ``target`` began (at once if a later phase came first). Returns
         the phase it was killed in, or None if it ended first."""
         deadline = time.monotonic() + timeout
-        if target not in ("startup", "scan"):
+        if target == "scan":  # no line marks it: from the moment the process has the index open
+            while self.proc.poll() is None and self.phase == "startup" and time.monotonic() < deadline:
+                if self._index_open():
+                    break
+                time.sleep(0.002)
+            if self.phase != "startup":
+                delay = 0.0
+        elif target != "startup":
             with self._changed:
                 while (
                     PHASES.index(self.phase) < PHASES.index(target)
@@ -358,7 +365,7 @@ class CrashHarness:
         """Kill ``run`` at a random moment of ``target`` (a random phase if None)."""
         if target is None:
             target = self.rng.choice(self._likely_phases(kind, embed))
-        if target in ("startup", "scan"):  # no line marks their start: anywhere before the first line
+        if target == "startup":  # no line marks its end: anywhere before the first line
             delay = self.rng.uniform(0, self._expected(kind, embed, "startup"))
         else:
             delay = self.rng.uniform(0, self._expected(kind, embed, target))
