@@ -12,7 +12,8 @@ FIXTURES = Path(__file__).parent.parent / "fixtures"
 
 def test_kill_9_in_every_phase_leaves_a_sound_index_that_recovers_to_a_clean_build(tmp_path):
     root = tmp_path / "workspace"
-    build_workspace(root, [(FIXTURES, "fixtures")], generated=40, filler=300)
+    # 70 files (parsed in two transactions), ~150 spans to embed
+    build_workspace(root, [(FIXTURES / "shop", "shop")], generated=64, filler=300, functions=(1, 1))
     h = CrashHarness(root, tmp_path / "work", seed=21)
     # a new index killed while parsing, then its recovery killed with the index open (recovering it, walking)
     h.chain("fresh", False, ["parse", "scan"])

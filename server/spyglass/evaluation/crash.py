@@ -51,17 +51,23 @@ FILLER_DIR = "logs"
 
 
 # -- the workspace -------------------------------------------------------------------------------
-def build_workspace(root: Path, sources: Iterable[tuple[Path, str]], generated: int = 0, filler: int = 0) -> None:
+def build_workspace(
+    root: Path,
+    sources: Iterable[tuple[Path, str]],
+    generated: int = 0,
+    filler: int = 0,
+    functions: tuple[int, int] = (2, 4),
+) -> None:
     """Fill ``root``: each (source folder, name) copied to ``root/name`` (no caches, no models, no index),
-    ``generated`` made-up Python modules, and ``filler`` tiny files that .gitignore leaves out (so the walk
-    takes long enough to be interrupted)."""
+    ``generated`` made-up Python modules (each with ``functions`` functions, at least and at most), and
+    ``filler`` tiny files that .gitignore leaves out (a longer walk)."""
     root.mkdir(parents=True, exist_ok=True)
     skip = shutil.ignore_patterns("__pycache__", "*.pyc", "models", ".spyglass*", "*.onnx")
     for src, name in sources:
         shutil.copytree(src, root / name, ignore=skip, dirs_exist_ok=True)
     rng = random.Random(generated)
     for i in range(generated):
-        _write_module(root / "generated" / f"mod_{i:04d}.py", rng, f"g{i}")
+        _write_module(root / "generated" / f"mod_{i:04d}.py", rng, f"g{i}", functions)
     if filler:
         (root / ".gitignore").write_text(f"{FILLER_DIR}/**/*.log\n", encoding="utf-8")
         for i in range(filler):
@@ -73,9 +79,9 @@ def build_workspace(root: Path, sources: Iterable[tuple[Path, str]], generated: 
 _WORDS = "parse index span token cache vector query search embed store file walk merge rank score".split()
 
 
-def _write_module(path: Path, rng: random.Random, tag: str) -> None:
+def _write_module(path: Path, rng: random.Random, tag: str, functions: tuple[int, int] = (2, 4)) -> None:
     parts = [f'"""Module {tag}: {" ".join(rng.sample(_WORDS, 5))}."""\n']
-    for j in range(rng.randint(2, 4)):
+    for j in range(rng.randint(*functions)):
         a, b = rng.sample(_WORDS, 2)
         parts.append(
             f"\n\ndef {a}_{b}_{tag}_{j}(value, limit={rng.randint(1, 99)}):\n"
