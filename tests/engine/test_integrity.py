@@ -54,3 +54,17 @@ def test_damaged_pages_are_reported_not_raised(shop):
     db.write_bytes(bytes(data))
     check = check_index(db)
     assert not check.sound
+
+
+def test_an_index_killed_while_first_created_is_unfinished_not_damaged(tmp_path):
+    db = tmp_path / "index.db"
+    con = apsw.Connection(str(db))
+    con.execute("PRAGMA journal_mode=WAL")  # the first run's first write; killed before any table
+    assert check_index(db, unfinished_ok=True).sound
+    con.execute("CREATE TABLE schema_migrations(version INTEGER PRIMARY KEY, applied_at REAL)")
+    assert check_index(db, unfinished_ok=True).sound  # killed before the first migration
+    assert "schema version 0" in "; ".join(check_index(db).problems)  # a finished run must have migrated it
+    con.execute("DROP TABLE schema_migrations")
+    con.execute("CREATE TABLE other(x)")  # another program's file: the store would refuse it
+    assert not check_index(db, unfinished_ok=True).sound
+    con.close()

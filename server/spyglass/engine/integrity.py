@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import apsw
 import sqlite_vec
@@ -37,6 +38,8 @@ class IndexCheck:
     unembedded: int = 0
     """Spans still waiting for their vector."""
     vectors: int = 0
+    version: int = 0
+    """The schema version (0: no Spyglass table yet)."""
 
     @property
     def sound(self) -> bool:
@@ -57,7 +60,7 @@ def _connect(path: Path) -> apsw.Connection:
     return con
 
 
-def _one(con: apsw.Connection, sql: str) -> object:
+def _one(con: apsw.Connection, sql: str) -> Any:
     row = con.execute(sql).fetchone()
     return row[0] if row else None
 
@@ -73,8 +76,12 @@ def _differ(problems: list[str], what: str, have: set[int], want: set[int], of: 
         problems.append(f"{len(want - have)} {of} without {what} row(s)")
 
 
-def check_index(path: Path | str) -> IndexCheck:
-    """Check the index file at ``path`` (opened read-write; nothing is changed) and read what it holds."""
+def check_index(path: Path | str, *, unfinished_ok: bool = False) -> IndexCheck:
+    """Check the index file at ``path`` (opened read-write; nothing is changed) and read what it holds.
+
+    ``unfinished_ok``: an index whose schema is not (yet) complete is sound (a kill while the first run
+    created it leaves no table, or the first migrations only: the next run goes on from there); its
+    pages are still checked."""
     check = IndexCheck()
     problems = check.problems
     try:
@@ -83,7 +90,7 @@ def check_index(path: Path | str) -> IndexCheck:
         problems.append(f"cannot open: {e}")
         return check
     try:
-        _check(con, check)
+        _check(con, check, unfinished_ok)
     except apsw.Error as e:
         problems.append(f"{type(e).__name__}: {e}")
     finally:
@@ -91,14 +98,19 @@ def check_index(path: Path | str) -> IndexCheck:
     return check
 
 
-def _check(con: apsw.Connection, check: IndexCheck) -> None:
+def _check(con: apsw.Connection, check: IndexCheck, unfinished_ok: bool) -> None:
     problems = check.problems
     rows = [r[0] for r in con.execute("PRAGMA integrity_check")]
     if rows != ["ok"]:
         problems.extend(f"integrity_check: {r}" for r in rows[:20])
-    version = _one(con, "SELECT MAX(version) FROM schema_migrations")
-    if version != SCHEMA_VERSION:
-        problems.append(f"schema version {version}, expected {SCHEMA_VERSION}")
+    tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if tables and "schema_migrations" not in tables:  # what the store takes for another program's file
+        problems.append(f"tables but no schema_migrations: {sorted(tables)[:5]}")
+        return
+    check.version = int(_one(con, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations") or 0) if tables else 0
+    if check.version != SCHEMA_VERSION:
+        if not unfinished_ok or check.version > SCHEMA_VERSION:
+            problems.append(f"schema version {check.version}, expected {SCHEMA_VERSION}")
         return
     for table in ("spans_fts", "files_fts"):
         try:
