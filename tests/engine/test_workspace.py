@@ -290,6 +290,17 @@ def test_missing_future_and_corrupt_indexes(polyglot: Path):
     assert list(db.parent.glob("index.db.corrupt-*"))
 
 
+def test_an_empty_gitignore_left_by_a_kill_is_written_again(polyglot: Path):
+    # kill -9 between creating .spyglass/.gitignore and writing it leaves it empty: the index would then
+    # show up in `git status` (and in `git add -A`) for good
+    (polyglot / ".spyglass").mkdir()
+    (polyglot / ".spyglass" / ".gitignore").write_text("")
+    with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:
+        ws.index()
+    assert (polyglot / ".spyglass" / ".gitignore").read_text() == "*\n"
+    assert [p.name for p in (polyglot / ".spyglass").glob(".gitignore*")] == [".gitignore"]
+
+
 def test_index_folder_ignores_itself_and_db_can_live_elsewhere(polyglot: Path, tmp_path: Path):
     with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:
         ws.index()

@@ -222,8 +222,11 @@ class Workspace:
         folder = db_path.parent
         folder.mkdir(parents=True, exist_ok=True)
         ignore = folder / ".gitignore"
-        if folder.is_relative_to(root) and not ignore.exists():
-            ignore.write_text("*\n", encoding="utf-8")
+        # an empty one is what a kill between creating and writing it left: written again, and atomically
+        if folder.is_relative_to(root) and (not ignore.exists() or ignore.stat().st_size == 0):
+            partial = folder / f".gitignore.{uuid.uuid4().hex}.tmp"
+            partial.write_text("*\n", encoding="utf-8")
+            partial.replace(ignore)
 
     def close(self) -> None:
         """Give this session's unsaved buffers back to the disk, release the writer lock and close."""
