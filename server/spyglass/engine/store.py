@@ -163,7 +163,8 @@ class Store:
                 raise IndexMissing(f"no index at {self.path}: run `spyglass index` to build one")
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
-        self._all: list[apsw.Connection] = []
+        # every open connection and the thread it is for: a thread that ended gives its connection back
+        self._all: list[tuple[threading.Thread, apsw.Connection]] = []
         self._lock = threading.Lock()
         self._immutable = False
         try:
@@ -218,7 +219,12 @@ class Store:
             con.close()
             raise
         with self._lock:
-            self._all.append(con)
+            ended = [c for thread, c in self._all if not thread.is_alive()]
+            self._all = [(thread, c) for thread, c in self._all if thread.is_alive()]
+            self._all.append((threading.current_thread(), con))
+        for old in ended:  # a server's worker threads come and go: their connections must not pile up
+            with contextlib.suppress(apsw.Error):
+                old.close()
         return con
 
     def _configure(self, con: apsw.Connection) -> None:
@@ -240,7 +246,7 @@ class Store:
 
     def close(self) -> None:
         with self._lock:
-            for con in self._all:
+            for _, con in self._all:
                 with contextlib.suppress(apsw.Error):
                     con.close()
             self._all.clear()
