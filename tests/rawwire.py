@@ -15,10 +15,13 @@ import json
 import math
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -471,3 +474,34 @@ def framed(data: bytes, how: str) -> tuple[bytes, bytes]:
         "short": b"Content-Length: %d\r\n\r\n" % (len(data) // 2),
     }
     return headers[how] + data, data[: len(data) // 2] if how == "short" else data
+
+
+FIXTURE = Path(__file__).parent / "fixtures" / "shop"
+
+
+@contextmanager
+def serving(kind: type[RawProcess], folder: Path) -> Iterator[RawProcess]:
+    """A server of ``kind`` over a copy of the shop fixture in ``folder``, indexed, closed at the end."""
+    root = folder / "shop"
+    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns(".spyglass"))
+    server = kind(root, folder / f"{kind.__name__.lower()}.log")
+    try:
+        assert server.start() is not None
+        assert server.wait_indexed()
+        yield server
+    finally:
+        server.close()
+
+
+def assert_still_sound(server: RawProcess) -> None:
+    """Alive, wrote only valid frames, answered no id twice, and still answers a normal request."""
+    assert server.alive()
+    assert not server.counts.invalid, server.counts.invalid[:3]
+    assert not server.counts.duplicates, server.counts.duplicates[:3]
+    assert server.normal()
+
+
+def with_fresh_id(server: RawProcess, body: str | bytes) -> bytes:
+    """``body`` with its id 7 made fresh (ids are never reused on one server)."""
+    data = body.encode("utf-8") if isinstance(body, str) else body
+    return re.sub(rb'"id": ?7([,}])', lambda m: b'"id": %d%s' % (server.new_id(), m.group(1)), data, count=1)

@@ -6,8 +6,6 @@ afterwards. One server serves the whole module; ``Frames``, the frame cutter, is
 from __future__ import annotations
 
 import json
-import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -19,6 +17,7 @@ from rawwire import (
     LSP_METHODS,
     LSP_PARAMS,
     RawLsp,
+    assert_still_sound,
     corrupt,
     corruptions,
     deep,
@@ -26,11 +25,11 @@ from rawwire import (
     messages,
     owed_after,
     render,
+    serving,
     text_of,
+    with_fresh_id,
 )
 from spyglass.lsp.wire import MAX_BODY, Frames
-
-FIXTURE = Path(__file__).parents[1] / "fixtures" / "shop"
 
 
 # -- Frames: the byte stream cut into bodies -----------------------------------------------------------------
@@ -70,15 +69,8 @@ def test_frames_are_cut_and_a_bad_header_costs_only_its_frame(chunks, frames):
 # -- a real server -------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    root = tmp_path_factory.mktemp("wire") / "shop"
-    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns(".spyglass"))
-    server = RawLsp(root, root.parent / "lsp.log")
-    try:
-        assert server.start() is not None
-        assert server.wait_indexed()
+    with serving(RawLsp, tmp_path_factory.mktemp("wire")) as server:
         yield server
-    finally:
-        server.close()
 
 
 @pytest.fixture
@@ -86,16 +78,11 @@ def lsp(server: RawLsp):
     """The module's server; after each test it is still alive, wrote only valid frames, answered no id twice
     and still answers a normal request."""
     yield server
-    assert server.alive()
-    assert not server.counts.invalid, server.counts.invalid[:3]
-    assert not server.counts.duplicates, server.counts.duplicates[:3]
-    assert server.normal()
+    assert_still_sound(server)
 
 
 def fresh(lsp: RawLsp, body: str | bytes) -> bytes:
-    """``body`` with its id 7 made fresh (ids are never reused in a module)."""
-    data = body.encode("utf-8") if isinstance(body, str) else body
-    return re.sub(rb'"id": ?7([,}])', lambda m: b'"id": %d%s' % (lsp.new_id(), m.group(1)), data, count=1)
+    return with_fresh_id(lsp, body)
 
 
 def request(lsp: RawLsp, body: str | bytes, header: bytes | None = None) -> dict | None:

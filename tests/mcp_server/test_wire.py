@@ -5,8 +5,6 @@ process never exits, and a normal request still answers afterwards. One server s
 from __future__ import annotations
 
 import json
-import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -17,29 +15,23 @@ from rawwire import (
     MCP_METHODS,
     MCP_PARAMS,
     RawMcp,
+    assert_still_sound,
     corrupt,
     corruptions,
     deep,
     messages,
     owed_after,
     render,
+    serving,
     text_of,
+    with_fresh_id,
 )
-
-FIXTURE = Path(__file__).parents[1] / "fixtures" / "shop"
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    root = tmp_path_factory.mktemp("wire") / "shop"
-    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns(".spyglass"))
-    server = RawMcp(root, root.parent / "mcp.log")
-    try:
-        assert server.start() is not None
-        assert server.wait_indexed()
+    with serving(RawMcp, tmp_path_factory.mktemp("wire")) as server:
         yield server
-    finally:
-        server.close()
 
 
 @pytest.fixture
@@ -47,16 +39,12 @@ def mcp(server: RawMcp):
     """The module's server; after each test it is still alive, wrote only valid frames, answered no id twice
     and still answers a normal request."""
     yield server
-    assert server.alive()
-    assert not server.counts.invalid, server.counts.invalid[:3]
-    assert not server.counts.duplicates, server.counts.duplicates[:3]
-    assert server.normal()
+    assert_still_sound(server)
 
 
 def request(mcp: RawMcp, body: str | bytes) -> dict | None:
     """Send ``body`` with its id 7 made fresh, and wait for the answer it is owed."""
-    data = body.encode("utf-8") if isinstance(body, str) else body
-    data = re.sub(rb'"id": ?7([,}])', lambda m: b'"id": %d%s' % (mcp.new_id(), m.group(1)), data, count=1)
+    data = with_fresh_id(mcp, body)
     mcp.send(mcp.frame(data))
     owed, id_ = owed_after(data)
     return mcp.answer(id_) if owed else None
