@@ -14,6 +14,7 @@ import shutil
 import threading
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -57,6 +58,7 @@ from .symbols import find_symbols
 from .uses import file_line
 
 log = logging.getLogger(__name__)
+SECRETS_KEPT = 1024  # files whose secrets are kept found (a few hundred bytes each, most files have none)
 
 DB_NAME = "index.db"
 LOCK_NAME = "writer.lock"
@@ -140,7 +142,7 @@ class Workspace:
         # secrets replaced by markers, for every front end; a front end may turn it off at a human's explicit
         # request (`spyglass search --show-secrets`)
         self.redact = True
-        self._secrets: dict[str, tuple[str, FileSecrets]] = {}  # path -> (its text, its secrets), a few recent
+        self._secrets: OrderedDict[str, tuple[tuple | None, FileSecrets]] = OrderedDict()  # path -> (version, secrets)
         self._secrets_lock = threading.Lock()  # front ends answer from several threads
 
     # -- opening ---------------------------------------------------------------------------------
@@ -433,19 +435,32 @@ class Workspace:
 
     # -- secrets ---------------------------------------------------------------------------------
     def _secrets_of(self, rel: str) -> FileSecrets:
-        """The secrets of ``rel``'s current text (kept for a few recent files; redoing it costs a regex pass).
-        A file the index leaves out is not read: its excerpts are redacted on their own."""
-        text = self._asked_text(rel) or ""
+        """The secrets of ``rel``'s current text, kept for the last ``SECRETS_KEPT`` files while the file is
+        unchanged (redoing it costs a regex pass over the whole file). Only files whose excerpts an answer
+        holds come here: files the index holds, or that a client named and the index takes (``_asked_text``)."""
+        key = self._version_of(rel)
         with self._secrets_lock:
             cached = self._secrets.get(rel)
-        if cached is not None and cached[0] == text:
-            return cached[1]
-        found = FileSecrets(text)
+            if cached is not None and key is not None and cached[0] == key:
+                self._secrets.move_to_end(rel)
+                return cached[1]
+        found = FileSecrets(self._current_text(rel) or "")
         with self._secrets_lock:
-            if len(self._secrets) >= 64:
-                self._secrets.pop(next(iter(self._secrets)), None)
-            self._secrets[rel] = (text, found)
+            self._secrets[rel] = (key, found)
+            while len(self._secrets) > SECRETS_KEPT:
+                self._secrets.popitem(last=False)
         return found
+
+    def _version_of(self, rel: str) -> tuple | None:
+        """What says a file's text changed without reading it: an open buffer's text, or the disk's size
+        and mtime; None when it is gone."""
+        if rel in self.buffers:
+            return ("buffer", self.buffers[rel])
+        try:
+            st = (self.root / rel).stat()
+        except OSError:
+            return None
+        return ("disk", st.st_size, st.st_mtime_ns)
 
     def _summary(self, span: StoredSpan) -> SpanSummary:
         """A span's summary, its name, signature and doc redacted (a Markdown heading is its name)."""
