@@ -197,7 +197,7 @@ class Searcher:
         for name, vector in vectors.items():
             join(name, retrievers.vector(self.vectors, vector, pool, scope))
         n = max(1, self.store.counts()["spans"])
-        words = q.terms  # all of them: a word in most spans still says what a file is named after (JsonReader)
+        all_terms = q.terms  # all of them: a word in most spans still says what a file is named after (JsonReader)
         q.terms, idf = self._telling_terms(q.terms, n)
         # short once the terms too common to tell spans apart are gone (search()'s test prior and word weights
         # count them all; reading both the same way moved one behaviour query by a rank: measured, not taken)
@@ -233,7 +233,7 @@ class Searcher:
         mentioned = retrievers.path(self.store, q.path_weights) if q.paths else {}
         stems: dict[str, float] = {}
         if short and (every_signal or weights.get("stem")):
-            stems = retrievers.stem(self.store, words, q.terms)
+            stems = retrievers.stem(self.store, all_terms, q.terms)
 
         # the best files of the file-level signals join the candidates through their first span
         best_mentioned = sorted(mentioned, key=lambda p: -mentioned[p])[: config.mentioned_files]
