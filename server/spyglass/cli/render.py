@@ -89,6 +89,8 @@ def index_summary(root: Path, report: IndexReport, status: Freshness) -> None:
         out.print(f"  skipped: {sum(report.skipped.values())} ({detail})")
     if report.syntax_errors:
         out.print(f"  {have(report.syntax_errors, 'file')} syntax errors (indexed anyway)")
+    if report.files_with_secrets:
+        out.print(f"  {have(report.files_with_secrets, 'file')} secrets (redacted in every answer)")
     pct = 100 * status.embedded_fraction
     out.print(f"  index: {status.files} files, {status.spans} spans, {pct:.1f}% embedded")
     if report.model_reset:

@@ -19,6 +19,10 @@ class IndexCorrupt(IndexUnusable):
     """The database file is damaged or is not a Spyglass index."""
 
 
+class IndexOutdated(IndexUnusable):
+    """The index has an older schema, which only a writer may migrate."""
+
+
 class IndexFromFuture(IndexUnusable):
     """The index was written by a newer Spyglass with a schema this one does not know."""
 

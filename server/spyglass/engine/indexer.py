@@ -25,6 +25,7 @@ from .embedtext import embed_hash, embed_text
 from .errors import ModelLoadError
 from .filerules import MISSING, NOT_REGULAR, SYMLINK_OUTSIDE_ROOT
 from .parsing import PARSER_VERSION, parse_spans
+from .redact import SECRETS_VERSION, FileSecrets
 from .settings import Settings
 from .store import SpanRecord, Store
 from .textnorm import path_words, subword_terms
@@ -72,6 +73,7 @@ class IndexReport:
     spans_embedded: int = 0
     texts_embedded: int = 0
     syntax_errors: int = 0
+    files_with_secrets: int = 0  # of the files read: redacted in every answer
     model_error: str | None = None
     model_reset: str | None = None
     cancelled: bool = False
@@ -185,6 +187,8 @@ class Indexer:
                 for entry in todo[start : start + FILES_PER_TRANSACTION]:
                     self._index_entry(entry, report)
             progress("parse", min(start + FILES_PER_TRANSACTION, len(todo)), len(todo))
+        if not report.cancelled:
+            self._find_secrets(report, cancel)
         self.store.set_meta("skipped_by_rules", json.dumps(dict(found.skipped), sort_keys=True))
         self.store.set_meta("skipped_paths_by_rules", json.dumps(found.skipped_paths[:SKIPPED_PATHS_KEPT]))
         self.store.set_meta("last_sync", str(time.time()))
@@ -194,6 +198,27 @@ class Indexer:
             self.embed_pending(report, progress, cancel)
         report.seconds["total"] = time.perf_counter() - t0
         return report
+
+    def _find_secrets(self, report: IndexReport, cancel: Cancel | None) -> None:
+        """Find the secrets of indexed files that have none kept under today's rules (an index built
+        before they were kept, or by other rules), so no search has to scan a whole file for them."""
+        todo = self.store.files_without_secrets(SECRETS_VERSION)
+        if len(todo) > FILES_PER_TRANSACTION:
+            log.info("finding the secrets of %d files indexed under other rules", len(todo))
+        for start in range(0, len(todo), FILES_PER_TRANSACTION):
+            if cancel is not None and cancel.is_set():
+                report.cancelled = True
+                return
+            with self.store.atomic():
+                for path, digest in todo[start : start + FILES_PER_TRANSACTION]:
+                    try:
+                        data = read_inside(self.root, path)
+                    except (OSError, Escaped):
+                        continue  # gone or changed since: its next sync indexes it again
+                    if content_hash(data) == digest:
+                        secrets = FileSecrets(data.decode("utf-8", "replace"))
+                        report.files_with_secrets += bool(secrets.count)
+                        self.store.set_secrets(path, digest, secrets.to_json())
 
     def _check_span_settings(self) -> None:
         """Settings that shape spans or their embedded text changed, or the parser did: every file must be
@@ -256,6 +281,8 @@ class Indexer:
             return
         language, had_errors, records, report.parse_tree = span_records(path, data, self.settings, old_tree)
         text = data.decode("utf-8", "replace")
+        secrets = FileSecrets(text)
+        report.files_with_secrets += bool(secrets.count)
         reused = self.store.write_file(
             path,
             file_fts=(path_words(path), text, subword_terms(text)),
@@ -266,6 +293,7 @@ class Indexer:
             parse_errors=had_errors,
             records=records,
             buffer_session=buffer_session,
+            secrets=secrets.to_json(),
         )
         if state is not None:
             report.changed += 1  # new files were counted as added when first seen

@@ -115,11 +115,18 @@ def _m5_open_buffers(con: apsw.Connection) -> None:
     )
 
 
+def _m6_file_secrets(con: apsw.Connection) -> None:
+    # the secrets found in each file's indexed text (redact.FileSecrets as JSON, tagged with the rules'
+    # version), so a search redacts a hit's excerpt without scanning the whole file again; NULL: not yet
+    con.execute("ALTER TABLE files ADD COLUMN secrets TEXT")
+
+
 MIGRATIONS: list[Callable[[apsw.Connection], None]] = [
     _m1_initial,
     _m2_vector_log,
     _m3_vocabulary,
     _m4_file_text,
     _m5_open_buffers,
+    _m6_file_secrets,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -88,8 +88,11 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
+import json
 import re
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import NamedTuple
 
 
@@ -667,6 +670,18 @@ _PIECE_SPLIT = re.compile(r"\\[nr]|[\r\n]")
 _MIN_PIECE = 8  # a line of a secret at least this long is looked for in excerpts on its own
 
 
+def _rules_version() -> str:
+    """A digest of this module's source: any change to the rules makes the secrets kept in an index
+    (``FileSecrets.to_json``) out of date, so they are found again rather than trusted."""
+    try:
+        return hashlib.blake2b(Path(__file__).read_bytes(), digest_size=8).hexdigest()
+    except OSError:  # no source beside the module (a frozen build): never trust what was kept
+        return "unknown"
+
+
+SECRETS_VERSION = _rules_version()
+
+
 class FileSecrets:
     """The secrets of one file's whole text, to redact any excerpt of it (a snippet, a line, a span's name).
 
@@ -693,6 +708,28 @@ class FileSecrets:
                     pieces.setdefault(piece, kind)
         self.pieces = sorted(pieces.items(), key=lambda kv: -len(kv[0]))
         self.count = red.count
+
+    def to_json(self) -> str:
+        """What was found, to keep in the index beside the file (read back by :meth:`from_json`)."""
+        if not self.count and not self.lines and not self.pieces:
+            return json.dumps({"v": SECRETS_VERSION})
+        return json.dumps({"v": SECRETS_VERSION, "lines": self.lines, "pieces": self.pieces, "count": self.count})
+
+    @classmethod
+    def from_json(cls, data: str | None) -> FileSecrets | None:
+        """The secrets :meth:`to_json` kept, or None when there are none kept by these rules (not found
+        yet, or found by an older version of this module)."""
+        try:
+            kept = json.loads(data) if data else None
+        except ValueError:
+            return None
+        if not isinstance(kept, dict) or kept.get("v") != SECRETS_VERSION:
+            return None
+        found = cls.__new__(cls)
+        found.lines = dict(kept.get("lines", {}))
+        found.pieces = [(str(p), str(k)) for p, k in kept.get("pieces", [])]
+        found.count = int(kept.get("count", 0))
+        return found
 
     def _line(self, line: str) -> str:
         """One line of an excerpt: the redacted form of the file line it is, or is a part of."""

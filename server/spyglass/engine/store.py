@@ -24,7 +24,7 @@ import numpy as np
 import sqlite_vec
 
 from . import access
-from .errors import IndexCorrupt, IndexFromFuture, IndexMissing, IndexUnusable
+from .errors import IndexCorrupt, IndexFromFuture, IndexMissing, IndexOutdated, IndexUnusable
 from .migrations import FILE_TEXT_COLUMNS, MIGRATIONS, SCHEMA_VERSION, SPAN_TEXT_COLUMNS
 from .spans import Kind, Span
 
@@ -281,7 +281,7 @@ class Store:
         if current == SCHEMA_VERSION:
             return
         if self.readonly:
-            raise IndexUnusable(
+            raise IndexOutdated(
                 f"the index at {self.path} has schema version {current}, older than {SCHEMA_VERSION}: "
                 "run `spyglass index` to upgrade it"
             )
@@ -335,7 +335,7 @@ class Store:
                 "INSERT INTO files(path, size, mtime_ns, content_hash, skip_reason, indexed_at) "
                 "VALUES(?,?,?,NULL,?,?) ON CONFLICT(path) DO UPDATE SET size=excluded.size, "
                 "mtime_ns=excluded.mtime_ns, content_hash=NULL, skip_reason=excluded.skip_reason, "
-                "language=NULL, parse_errors=0, indexed_at=excluded.indexed_at",
+                "language=NULL, parse_errors=0, indexed_at=excluded.indexed_at, secrets=NULL",
                 (path, size, mtime_ns, reason, time.time()),
             )
 
@@ -351,22 +351,24 @@ class Store:
         records: Sequence[SpanRecord],
         file_fts: tuple[str, str, str] = ("", "", ""),
         buffer_session: str | None = None,
+        secrets: str | None = None,
     ) -> int:
         """Replace a file's spans and full text; reuse cached vectors. Returns how many were reused.
 
         ``file_fts`` is the whole file's (path words, text, sub-word terms) for file-level BM25;
-        ``buffer_session`` the session whose unsaved editor buffer the text is (None: the disk's text)."""
+        ``buffer_session`` the session whose unsaved editor buffer the text is (None: the disk's text);
+        ``secrets`` the secrets found in the text (``redact.FileSecrets.to_json``)."""
         with self.atomic() as con:
             self._delete_spans_of(con, path)
             self._set_origin(con, path, buffer_session)
             self._changed(con)
             con.execute(
                 "INSERT INTO files(path, language, size, mtime_ns, content_hash, skip_reason, parse_errors, "
-                "indexed_at) VALUES(?,?,?,?,?,NULL,?,?) ON CONFLICT(path) DO UPDATE SET "
+                "indexed_at, secrets) VALUES(?,?,?,?,?,NULL,?,?,?) ON CONFLICT(path) DO UPDATE SET "
                 "language=excluded.language, size=excluded.size, mtime_ns=excluded.mtime_ns, "
                 "content_hash=excluded.content_hash, skip_reason=NULL, parse_errors=excluded.parse_errors, "
-                "indexed_at=excluded.indexed_at",
-                (path, language, size, mtime_ns, content_hash, int(parse_errors), time.time()),
+                "indexed_at=excluded.indexed_at, secrets=excluded.secrets",
+                (path, language, size, mtime_ns, content_hash, int(parse_errors), time.time(), secrets),
             )
             file_id = _scalar(con, "SELECT id FROM files WHERE path=?", (path,))
             con.execute("INSERT INTO files_fts(rowid, path, body, terms) VALUES(?,?,?,?)", (file_id, *file_fts))
@@ -400,6 +402,28 @@ class Store:
                     (con.last_insert_rowid(), *rec.fts),
                 )
             return self._attach_cached_vectors(con, "s.file_id = ?", (file_id,))
+
+    # -- the secrets found in each file -----------------------------------------------------------
+    def file_secrets(self, path: str) -> tuple[str, str | None] | None:
+        """An indexed file's (content hash, secrets kept for that content: NULL when not found yet)."""
+        row = self.con.execute(
+            "SELECT content_hash, secrets FROM files WHERE path=? AND skip_reason IS NULL", (path,)
+        ).fetchone()
+        return (str(row[0]), row[1]) if row and row[0] else None
+
+    def files_without_secrets(self, version: str) -> list[tuple[str, str]]:
+        """Indexed files (path, content hash) whose secrets were not found under the rules of ``version``."""
+        rows = self.con.execute(
+            "SELECT path, content_hash FROM files WHERE skip_reason IS NULL AND content_hash IS NOT NULL "
+            "AND (CASE WHEN json_valid(secrets) THEN json_extract(secrets, '$.v') END) IS NOT ?",
+            (version,),
+        )
+        return [(str(p), str(h)) for p, h in rows]
+
+    def set_secrets(self, path: str, content_hash: str, secrets: str) -> None:
+        """Keep the secrets found in ``path``'s text, if the index still holds that text (``content_hash``)."""
+        with self.atomic() as con:
+            con.execute("UPDATE files SET secrets=? WHERE path=? AND content_hash=?", (secrets, path, content_hash))
 
     def delete_file(self, path: str) -> None:
         with self.atomic() as con:

@@ -43,9 +43,9 @@ from .answers import (
 from .context import line_context
 from .discovery import Escaped, check_path, discover, read_inside
 from .embedding import Embedder
-from .errors import IndexCorrupt, IndexLocked, OutsideWorkspace, SpyglassError
+from .errors import IndexCorrupt, IndexLocked, IndexOutdated, OutsideWorkspace, SpyglassError
 from .filerules import MISSING, UNREADABLE
-from .indexer import Cancel, Indexer, IndexReport, ProgressFn
+from .indexer import Cancel, Indexer, IndexReport, ProgressFn, content_hash
 from .lock import WriterLock
 from .parsing import parse_spans, split_lines
 from .redact import FileSecrets
@@ -195,9 +195,31 @@ class Workspace:
             _remove_db(db_path)
         try:
             return cls._store(db_path, writer, warnings)
+        except IndexOutdated:
+            if not cls._migrate_if_free(db_path, lock):
+                raise
+            return cls._store(db_path, writer, warnings)
         except BaseException:
             lock.release()
             raise
+
+    @staticmethod
+    def _migrate_if_free(db_path: Path, lock: WriterLock) -> bool:
+        """A reader that finds an index of an older schema migrates it when no process is writing it (a
+        Spyglass upgrade then needs no `spyglass index` first); False when another process holds the lock."""
+        try:
+            lock.acquire()
+        except (IndexLocked, OSError):
+            return False
+        try:
+            Store(db_path).close()
+        except (SpyglassError, OSError, apsw.Error) as e:  # a read-only file system, say: the reader says so
+            log.warning("could not migrate the index at %s: %s", db_path, e)
+            return False
+        finally:
+            lock.release()
+        log.info("migrated the index at %s to the current schema", db_path)
+        return True
 
     @staticmethod
     def _store(db_path: Path, writer: bool, warnings: list[str]) -> Store:
@@ -444,12 +466,29 @@ class Workspace:
             if cached is not None and key is not None and cached[0] == key:
                 self._secrets.move_to_end(rel)
                 return cached[1]
-        found = FileSecrets(self._current_text(rel) or "")
+        found = self._find_secrets(rel)
         with self._secrets_lock:
             self._secrets[rel] = (key, found)
             while len(self._secrets) > SECRETS_KEPT:
                 self._secrets.popitem(last=False)
         return found
+
+    def _find_secrets(self, rel: str) -> FileSecrets:
+        """The secrets of ``rel``'s current text: those the index found while indexing it when the text is
+        the one indexed (its content hash, so an edit since is never missed), else found now."""
+        if rel in self.buffers:
+            data = self.buffers[rel].encode("utf-8", "surrogatepass")
+        else:
+            try:
+                data = read_inside(self.root, rel)
+            except (FileNotFoundError, IsADirectoryError, NotADirectoryError, Escaped):
+                return FileSecrets("")
+        kept = self.store.file_secrets(rel)
+        if kept is not None and kept[0] == content_hash(data):
+            found = FileSecrets.from_json(kept[1])
+            if found is not None:
+                return found
+        return FileSecrets(data.decode("utf-8", "replace"))
 
     def _version_of(self, rel: str) -> tuple | None:
         """What says a file's text changed without reading it: an open buffer's text, or the disk's size
