@@ -85,7 +85,7 @@ def test_secrets_kept_under_other_rules_or_damaged_are_found_again(tmp_path: Pat
         shown = _shown(ws, "GITHUB_TOKEN connect_client")  # not trusted: the file is scanned again
         assert TOKEN not in shown
         report = ws.index()  # nothing changed on disk; the next sync finds them again under today's rules
-        assert report.parsed == 0 and report.files_with_secrets == 1
+        assert report.changed == 0 and report.files_with_secrets == 1
         assert [TOKEN, "github-token"] in _kept(ws, "src/client.py")["pieces"]
         assert _kept(ws, "src/plain.py") == {"v": SECRETS_VERSION}
 
@@ -102,7 +102,7 @@ def test_an_index_from_before_secrets_were_kept_is_upgraded(tmp_path: Path):
         assert ws.store.file_secrets("src/client.py")[1] is None  # migrated, not found yet
         assert TOKEN not in _shown(ws, "GITHUB_TOKEN connect_client")
         report = ws.index()
-        assert report.parsed == 0 and report.files_with_secrets == 1
+        assert report.changed == 0 and report.files_with_secrets == 1
         assert _kept(ws, "src/client.py")["count"] == 1
 
 
@@ -130,3 +130,35 @@ def test_a_reader_migrates_an_older_index_unless_another_process_writes_it(tmp_p
     with Workspace.open(root, overrides=LEXICAL) as ws:  # nobody writes it: the reader migrates, then reads
         assert ws.store.schema_version() == SCHEMA_VERSION and ws.store.readonly
         assert TOKEN not in _shown(ws, "GITHUB_TOKEN connect_client")
+
+
+def _found_by_value(ws: Workspace, value: str) -> list[str]:
+    return [h.path for h in ws.search(value, k=10, cut=False).results]
+
+
+def test_a_secrets_value_is_not_searchable(tmp_path: Path):
+    """What is searched (span and file full text) holds the marker, not the value: an agent that holds part
+    of a secret cannot learn that the index holds the rest by searching for it."""
+    root = _tree(tmp_path / "w")
+    with Workspace.open(root, writer=True, overrides=LEXICAL) as ws:
+        ws.index()
+        assert _found_by_value(ws, TOKEN) == []
+        assert _found_by_value(ws, TOKEN[4:]) == []
+        assert "src/client.py" in _found_by_value(ws, "GITHUB_TOKEN")  # its name still finds it
+
+
+def test_rules_that_find_more_clean_what_is_searched_at_the_next_sync(tmp_path: Path, monkeypatch):
+    """An index built under rules that missed a secret (here: rules that find none) had its value searchable;
+    once the rules know it, the next sync indexes that file again and the value is no longer found."""
+    from spyglass.engine import indexer
+
+    root = _tree(tmp_path / "w")
+    with Workspace.open(root, writer=True, overrides=LEXICAL) as ws:
+        with monkeypatch.context() as m:
+            m.setattr(indexer, "FileSecrets", lambda text: FileSecrets(""))
+            ws.index()
+        assert _found_by_value(ws, TOKEN[4:]) == ["src/client.py"]
+        ws.store.con.execute('UPDATE files SET secrets=\'{"v": "older rules"}\'')
+        report = ws.index()
+        assert report.changed == 0 and report.parsed == 1 and report.files_with_secrets == 1
+        assert _found_by_value(ws, TOKEN[4:]) == []

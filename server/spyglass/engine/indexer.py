@@ -107,24 +107,27 @@ def content_hash(data: bytes) -> str:
 
 
 def span_records(
-    path: str, data: bytes, settings: Settings, old_tree: Any = None
+    path: str, data: bytes, settings: Settings, old_tree: Any = None, secrets: FileSecrets | None = None
 ) -> tuple[str, bool, list[SpanRecord], Any]:
     """Parse a file's bytes into records ready for the store: (language, had syntax errors, records, the
-    syntax tree for a later incremental parse, or None)."""
+    syntax tree for a later incremental parse, or None). The file's ``secrets``, when it has any, are
+    replaced by their markers in what is searched and embedded: a search for a secret's value finds nothing."""
     result = parse_spans(path, data, settings, old_tree=old_tree)
     pwords = path_words(path)
+    clean = secrets.clean if secrets is not None and secrets.count else (lambda text: text)
     records = []
     for s in result.spans:
+        doc, body = clean(s.doc), clean(s.text)
         text = embed_text(
-            s.kind, s.qualname, s.signature, s.doc, s.text, settings.embed_max_tokens, settings.embed_text
+            s.kind, clean(s.qualname), clean(s.signature), doc, body, settings.embed_max_tokens, settings.embed_text
         )
-        names = f"{s.name} {s.qualname}"
+        names = clean(f"{s.name} {s.qualname}")
         records.append(
             SpanRecord(
                 span=s,
                 span_id=s.span_id(path),
                 embed_hash=embed_hash(text, settings.embed_max_tokens),
-                fts=(names + " " + subword_terms(names), pwords, s.doc, s.text, subword_terms(s.text)),
+                fts=(names + " " + subword_terms(names), pwords, doc, body, subword_terms(body)),
             )
         )
     return result.language, result.had_errors, records, result.tree
@@ -201,7 +204,8 @@ class Indexer:
 
     def _find_secrets(self, report: IndexReport, cancel: Cancel | None) -> None:
         """Find the secrets of indexed files that have none kept under today's rules (an index built
-        before they were kept, or by other rules), so no search has to scan a whole file for them."""
+        before they were kept, or by other rules), so no search has to scan a whole file for them; a file
+        that has some is indexed again, so that what is searched and embedded of it holds none."""
         todo = self.store.files_without_secrets(SECRETS_VERSION)
         if len(todo) > FILES_PER_TRANSACTION:
             log.info("finding the secrets of %d files indexed under other rules", len(todo))
@@ -215,10 +219,13 @@ class Indexer:
                         data = read_inside(self.root, path)
                     except (OSError, Escaped):
                         continue  # gone or changed since: its next sync indexes it again
-                    if content_hash(data) == digest:
-                        secrets = FileSecrets(data.decode("utf-8", "replace"))
-                        report.files_with_secrets += bool(secrets.count)
+                    if content_hash(data) != digest:
+                        continue
+                    secrets = FileSecrets(data.decode("utf-8", "replace"))
+                    if not secrets.count:
                         self.store.set_secrets(path, digest, secrets.to_json())
+                    elif (state := self.store.file_state(path)) is not None:
+                        self._index_bytes(path, data, state.size, state.mtime_ns, report, again=True)
 
     def _check_span_settings(self) -> None:
         """Settings that shape spans or their embedded text changed, or the parser did: every file must be
@@ -262,11 +269,13 @@ class Indexer:
         report: IndexReport,
         old_tree: Any = None,
         buffer_session: str | None = None,
+        again: bool = False,
     ) -> None:
-        """Index one file's bytes: the disk's, or (``buffer_session``) that session's unsaved buffer."""
+        """Index one file's bytes: the disk's, or (``buffer_session``) that session's unsaved buffer;
+        ``again``: even if the index holds these very bytes."""
         state = self.store.file_state(path)
         digest = content_hash(data)
-        if state is not None and state.content_hash == digest and state.skip_reason is None:
+        if not again and state is not None and state.content_hash == digest and state.skip_reason is None:
             self.store.touch_file(path, size, mtime_ns, buffer_session)
             report.unchanged += 1
             return
@@ -279,13 +288,14 @@ class Indexer:
             self.store.record_skip(path, size, mtime_ns, reason)
             report.skipped[reason] += 1
             return
-        language, had_errors, records, report.parse_tree = span_records(path, data, self.settings, old_tree)
         text = data.decode("utf-8", "replace")
         secrets = FileSecrets(text)
         report.files_with_secrets += bool(secrets.count)
+        language, had_errors, records, report.parse_tree = span_records(path, data, self.settings, old_tree, secrets)
+        searched = secrets.clean(text) if secrets.count else text
         reused = self.store.write_file(
             path,
-            file_fts=(path_words(path), text, subword_terms(text)),
+            file_fts=(path_words(path), searched, subword_terms(searched)),
             size=size,
             mtime_ns=mtime_ns,
             language=language,
@@ -295,7 +305,7 @@ class Indexer:
             buffer_session=buffer_session,
             secrets=secrets.to_json(),
         )
-        if state is not None:
+        if state is not None and not again:
             report.changed += 1  # new files were counted as added when first seen
         report.parsed += 1
         report.syntax_errors += int(had_errors)
