@@ -47,6 +47,10 @@ def proc_stats(pid: int) -> dict:
         kinds[kind] = kinds.get(kind, 0) + 1
     return {
         "rss_mb": round(int(fields["VmRSS"].split()[0]) / 1024, 1),
+        # of which: the process's own memory, and pages of mapped files (the index's mmap, libraries),
+        # which the kernel can drop and share with other processes
+        "rss_anon_mb": round(int(fields["RssAnon"].split()[0]) / 1024, 1),
+        "rss_file_mb": round(int(fields["RssFile"].split()[0]) / 1024, 1),
         "threads": int(fields["Threads"]),
         "fds": len(targets),
         "fd_kinds": kinds,
@@ -112,6 +116,8 @@ async def run(minutes: float, every: float) -> dict:
         "rss_mb_first_minute": mean(first, "rss_mb"),
         "rss_mb_last_minute": mean(last, "rss_mb"),
         "rss_growth_pct": round(100 * (mean(last, "rss_mb") / mean(first, "rss_mb") - 1), 1),
+        "rss_anon_mb_first_last_minute": [mean(first, "rss_anon_mb"), mean(last, "rss_anon_mb")],
+        "rss_file_mb_first_last_minute": [mean(first, "rss_file_mb"), mean(last, "rss_file_mb")],
         "fds_first_last": [first[0]["fds"], last[-1]["fds"]],
         "fd_kinds_first_last": [first[0]["fd_kinds"], last[-1]["fd_kinds"]],
         "threads_first_last": [first[0]["threads"], last[-1]["threads"]],
