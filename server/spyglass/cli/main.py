@@ -106,18 +106,40 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("lsp", help="run the language server (stdio; for editors)")
     p.add_argument("--stdio", action="store_true", help="serve on stdin/stdout (the default)")
     p.add_argument("--tcp", metavar="HOST:PORT", default=None, help="serve on a TCP port instead, for debugging")
+    _add_metrics(p)
     p.add_argument("-v", "--verbose", action="count", default=0, help="more logging on stderr")
 
     p = sub.add_parser("mcp", help="run the MCP server for coding agents (stdio)")
     p.add_argument("root", nargs="?", default=None, help="the workspace folder (default: the current one)")
     p.add_argument("--db", default=None, help="index file to use instead of <root>/.spyglass/index.db")
     p.add_argument("--log-queries", action="store_true", help="append each search to .spyglass/mcp-queries.jsonl")
+    _add_metrics(p)
     p.add_argument("-v", "--verbose", action="count", default=0, help="more logging on stderr")
 
     mcpconfig.add_parser(sub)
     evaluate.add_parser(sub)
     exportmodel.add_parser(sub)
     return parser
+
+
+def _add_metrics(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--metrics",
+        metavar="[HOST:]PORT",
+        default=None,
+        help="serve Prometheus metrics at http://HOST:PORT/metrics (HOST defaults to 127.0.0.1; see docs/metrics.md)",
+    )
+
+
+def _metrics_address(args: argparse.Namespace) -> tuple[str, int] | None:
+    from ..metrics import MetricsAddressError, parse_address
+
+    if args.metrics is None:
+        return None
+    try:
+        return parse_address(args.metrics)
+    except MetricsAddressError as e:
+        raise UsageError(str(e)) from None
 
 
 def _setup_logging(verbose: int) -> None:
@@ -284,7 +306,7 @@ def cmd_lsp(args: argparse.Namespace) -> int:
 
     if args.tcp and not re.fullmatch(r"[\w.\-]*:\d+", args.tcp):
         raise UsageError(f"--tcp wants HOST:PORT, not {args.tcp!r}")
-    return run(tcp=args.tcp)
+    return run(tcp=args.tcp, metrics_at=_metrics_address(args))
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
@@ -293,7 +315,8 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     root = Path(args.root).resolve() if args.root else Path.cwd().resolve()
     if not root.is_dir():
         raise UsageError(f"{root} is not a folder")
-    return run(root, log_queries=args.log_queries, db=args.db)
+    metrics_at = _metrics_address(args)
+    return run(root, log_queries=args.log_queries, db=args.db, metrics_at=metrics_at)
 
 
 COMMANDS = {

@@ -52,7 +52,7 @@ from .errors import (
 )
 from .gitinfo import head as git_head
 from .indexer import CHANGE_COUNTS, PHASES, IndexReport, Phase, ProgressFn
-from .live import FOLLOWING, LiveIndex
+from .live import FOLLOWING, LiveIndex, WorkKind
 from .owner import OwnerUnavailable
 from .owner import update_index as index_through_owner
 from .redact import redact as redact_secrets
@@ -84,6 +84,7 @@ __all__ = [
     "Kind",
     "LineContext",
     "LiveIndex",
+    "WorkKind",
     "LiveStatus",
     "MatchKind",
     "MatchLine",

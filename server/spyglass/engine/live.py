@@ -23,6 +23,7 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from . import owner
 from .answers import FolderState, LiveStatus, PendingWork, Role
@@ -46,6 +47,9 @@ FOLLOWING = "another Spyglass process owns this index and re-indexes changes its
 RESYNC_NAMES = frozenset({".gitignore", ".spyglassignore", ".ignore", ".spyglass.toml", "pyproject.toml"})
 
 StatusFn = Callable[[LiveStatus], None]
+# one piece of the writer's work: edited buffers, changed files, a full sync, a batch of embeddings
+WorkKind = Literal["buffers", "files", "sync", "embed"]
+WorkFn = Callable[[WorkKind, float], None]  # (what was done, seconds it took)
 
 
 @dataclass
@@ -94,6 +98,7 @@ class LiveIndex:
         watch: bool = True,
         on_status: StatusFn | None = None,
         on_progress: ProgressFn | None = None,
+        on_work: WorkFn | None = None,
         debounce: float = DEBOUNCE_SECONDS,
     ):
         self.ws = workspace
@@ -101,6 +106,7 @@ class LiveIndex:
         self.debounce = debounce
         self._on_status = on_status or (lambda _s: None)
         self._on_progress = on_progress or (lambda *_a: None)
+        self._on_work = on_work or (lambda *_a: None)
         self._cond = threading.Condition()
         self._work = _Work(full_sync=True)
         self._stop = threading.Event()
@@ -378,14 +384,24 @@ class LiveIndex:
             if full:
                 w.full_sync = False
                 waiters, w.waiters = w.waiters, []
+        started = time.perf_counter()
+        kind: WorkKind
         if buffers:
+            kind = "buffers"
             self._apply_buffers(buffers)
         elif files:
+            kind = "files"
             self._apply_files(files)
         elif full:
+            kind = "sync"
             self._full_sync(waiters)
         else:
+            kind = "embed"
             self._embed_some()
+        try:
+            self._on_work(kind, time.perf_counter() - started)
+        except Exception:  # a front end's callback must never stop the writer
+            log.exception("work callback failed")
 
     def _load_model(self) -> None:
         if self.ws.embedder is None:

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from lsprotocol import types
 
 from ..engine import LiveIndex, LiveStatus, Phase, SpyglassError, Workspace
+from ..metrics import Metrics, figures_of
 from .convert import status_json
 from .progress import IndexingProgress, ProgressHost
 from .settings import ClientSettings
@@ -36,6 +37,9 @@ class FolderHost(ProgressHost, Protocol):
     def protocol(self) -> Any: ...  # pygls's protocol: notify
 
     def tell(self, message: str, kind: types.MessageType = types.MessageType.Warning) -> None: ...
+
+    @property
+    def metrics(self) -> Metrics | None: ...  # opt-in (``--metrics``)
 
 
 class Folder:
@@ -62,11 +66,21 @@ class Folder:
         for warning in ws.warnings:
             server.tell(f"{root.name}: {warning}")
         folder = cls(root, server, ws)
-        folder.live = LiveIndex(ws, on_status=folder._on_status, on_progress=folder._on_progress)
-        folder.live.start()
+        metrics = server.metrics
+        folder.live = live = LiveIndex(
+            ws,
+            on_status=folder._on_status,
+            on_progress=folder._on_progress,
+            on_work=metrics.worked if metrics else None,
+        )
+        if metrics:
+            metrics.watch(id(folder), lambda: figures_of(live))
+        live.start()
         return folder
 
     def close(self) -> None:
+        if self.server.metrics:
+            self.server.metrics.unwatch(id(self))
         if self.live is not None:
             self.live.stop()
         elif self.ws is not None:

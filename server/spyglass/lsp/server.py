@@ -19,6 +19,7 @@ from pygls.lsp.server import LanguageServer
 
 from .. import __version__
 from ..engine import OutsideWorkspace
+from ..metrics import Metrics
 from .folders import Folder
 from .settings import ClientSettings
 from .wire import serve
@@ -35,6 +36,7 @@ class SpyglassServer(LanguageServer):
         self.roots: list[Path] = []
         self.client_progress = False  # the client accepts window/workDoneProgress/create
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.metrics: Metrics | None = None  # opt-in (``--metrics``)
         self._told: set[str] = set()
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:

@@ -4,18 +4,22 @@ which the SDK runs off the event loop)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult
 
 from ..engine import LiveIndex, OutsideWorkspace, Phase, SpyglassError, Workspace, redact_secrets
+from ..metrics import Metrics
 
 log = logging.getLogger(__name__)
 _MARKER = re.compile(r"\[REDACTED:([a-z0-9-]+)\]")
@@ -27,6 +31,12 @@ PHASE_LABELS: dict[Phase, str] = {
     "embed": "embedding",
     "model": "loading model",
 }
+
+
+def _kind(error: ToolError, cause: Exception) -> ToolError:
+    """``error`` marked with the kind of engine error it reports: ``IndexUnusable`` -> index_unusable."""
+    error.kind = re.sub(r"(?<!^)(?=[A-Z])", "_", type(cause).__name__).lower()  # type: ignore[attr-defined]
+    return error
 
 
 @dataclass
@@ -55,6 +65,7 @@ class Session:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     error: str | None = None  # why there is no index
+    metrics: Metrics | None = None  # opt-in (``--metrics``)
 
     @property
     def live(self) -> LiveIndex:
@@ -96,15 +107,46 @@ class Session:
         raise ToolError(f"nothing is indexed in {self.root} (no source files found, or all are ignored)")
 
     def call(self, tool: str, fn, *args, **kwargs):
-        """Run an engine call, turning engine errors into tool errors an agent can act on."""
+        """Run an engine call, turning engine errors into tool errors an agent can act on (each naming the
+        kind of error it was, for the metrics)."""
         try:
             return fn(*args, **kwargs)
         except ToolError:
             raise
         except OutsideWorkspace as e:
-            raise ToolError(str(e)) from None
+            raise _kind(ToolError(str(e)), e) from None
         except (SpyglassError, ValueError) as e:
-            raise ToolError(f"{tool}: {e}") from None
+            raise _kind(ToolError(f"{tool}: {e}"), e) from None
+
+    # -- metrics ---------------------------------------------------------------------------------
+    def measured(self, tool: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """``fn`` (a tool) reporting each call to the metrics: its time, its error's kind, and for a search
+        how many results it returned."""
+        metrics = self.metrics
+        if metrics is None:
+            return fn
+
+        @functools.wraps(fn)
+        def tool_call(*args, **kwargs):
+            started = time.perf_counter()
+            error = None
+            try:
+                result = fn(*args, **kwargs)
+            except ToolError as e:
+                error = getattr(e, "kind", "refused")
+                raise
+            except Exception:
+                error = "internal"
+                raise
+            finally:
+                metrics.answered(tool, time.perf_counter() - started, error)
+            found = (result.structured_content or {}) if isinstance(result, CallToolResult) else {}
+            if isinstance(results := found.get("results"), list):
+                tier = found.get("tier") or "default"
+                metrics.searched(tool, tier, time.perf_counter() - started, len(results))
+            return result
+
+        return tool_call
 
     # -- secrets ---------------------------------------------------------------------------------
     def clean(self, text: str | None) -> str | None:
