@@ -17,9 +17,7 @@ from scrape import free_port, scrape, value
 from .helpers import FIXTURE, folder_state, request, start, wait_until
 
 PORT = free_port()
-SERVER = ClientServerConfig(
-    server_command=[sys.executable, "-m", "spyglass", "lsp", "--stdio", "--metrics", str(PORT)]
-)
+SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "spyglass", "lsp", "--stdio", "--metrics", str(PORT)])
 
 pytestmark = pytest.mark.slow
 
