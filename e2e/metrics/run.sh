@@ -42,7 +42,7 @@ for _ in $(seq 600); do [ -e "$tmp/done.ready" ] && break; sleep 0.2; done
 curl -fsS "http://127.0.0.1:$port/metrics" >"$tmp/metrics.txt"
 touch "$tmp/done"
 wait "$client"
-grep -q '^spyglass_searches_total{tier="default",tool="search_code"} 2.0$' "$tmp/metrics.txt" \
+grep -q '^spyglass_searches_total{tier="balanced",tool="search_code"} 2.0$' "$tmp/metrics.txt" \
     || { echo "e2e metrics: FAILED: search_code was not counted" >&2; grep '^spyglass_searches' "$tmp/metrics.txt" >&2; exit 1; }
 if ! problems=$(promtool check metrics <"$tmp/metrics.txt" 2>&1); then
     echo "e2e metrics: FAILED: promtool check metrics: $problems" >&2

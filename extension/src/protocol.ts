@@ -118,7 +118,11 @@ export interface SearchParams {
     filters?: SearchFilters;
     /** 50-100,000: bounds the snippets of one answer. */
     maxTokens?: number | null;
+    /** fast (names and full text), balanced (hybrid; the default) or deep (wider, second pass). */
+    tier?: SearchTier | null;
 }
+
+export type SearchTier = 'fast' | 'balanced' | 'deep';
 
 export interface SearchHit {
     id: string;
@@ -141,6 +145,9 @@ export interface SearchResult {
     results: SearchHit[];
     truncated: boolean;
     folders: FolderStatus[];
+    /** The tier that ran and what the search cost. */
+    tier: SearchTier;
+    elapsedMs: number;
 }
 
 export interface RelatedParams {
@@ -285,7 +292,7 @@ export const PROPERTIES = {
         'mode',
         'note',
     ],
-    SearchParams: ['query', 'k', 'filters', 'maxTokens'],
+    SearchParams: ['query', 'k', 'filters', 'maxTokens', 'tier'],
     RelatedParams: ['textDocument', 'position', 'k'],
     ReindexParams: ['paths'],
 } as const satisfies {

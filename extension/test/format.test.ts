@@ -90,6 +90,8 @@ describe('search results', () => {
         results: Array.from({ length: n }, () => hit),
         truncated: false,
         folders: folders.map((f) => ({ root: '/w/shop', ...f })),
+        tier: 'balanced',
+        elapsedMs: 12.5,
     });
 
     test('hybrid answers are not flagged', () => {

@@ -35,11 +35,12 @@ def test_workspace_search_uses_a_plugged_in_reranker(tmp_path: Path):
     (root / "b.py").write_text("def cart_total_legacy(cart):\n    # deprecated path\n    return 0\n")
     with Workspace.open(root, writer=True, overrides=LEXICAL) as ws:
         ws.index()
-        plain = [r.symbol for r in ws.search("cart total", cut=False).results]
+        plain = [r.symbol for r in ws.search("cart total", cut=False, tier="deep").results]
         ws.searcher.reranker = PrefersWord("deprecated")
-        reranked = [r.symbol for r in ws.search("cart total", cut=False).results]
+        reranked = [r.symbol for r in ws.search("cart total", cut=False, tier="deep").results]
+        balanced = [r.symbol for r in ws.search("cart total", cut=False).results]  # only the deep tier re-ranks
     assert plain[0] == "cart_total" and reranked[0] == "cart_total_legacy"
-    assert set(plain) == set(reranked)
+    assert set(plain) == set(reranked) and balanced == plain
 
 
 def test_a_reranker_that_cannot_load_leaves_results_and_says_why(tmp_path: Path):
@@ -48,6 +49,6 @@ def test_a_reranker_that_cannot_load_leaves_results_and_says_why(tmp_path: Path)
     (root / "a.py").write_text("def cart_total(cart):\n    return sum(cart)\n")
     with Workspace.open(root, writer=True, overrides={**LEXICAL, "reranker": str(tmp_path / "no-model")}) as ws:
         ws.index()
-        result = ws.search("cart total")
+        result = ws.search("cart total", tier="deep")
     assert result.results[0].symbol == "cart_total"
     assert "cannot load re-ranking model" in result.index.note

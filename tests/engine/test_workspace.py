@@ -12,7 +12,7 @@ from spyglass.engine import indexer
 from spyglass.engine.answers import SearchAnswer
 from spyglass.engine.errors import IndexCorrupt, IndexFromFuture, IndexMissing, OutsideWorkspace
 from spyglass.engine.migrations import SCHEMA_VERSION
-from spyglass.engine.search import DEFAULT_RANKING, Searcher, SearchFilters
+from spyglass.engine.search import DEFAULT_RANKING, TIERS, Searcher, SearchFilters
 from spyglass.engine.store import Store
 from spyglass.engine.workspace import Workspace
 
@@ -568,3 +568,21 @@ def test_a_hostile_tree_indexes_and_every_skipped_file_is_counted_under_its_reas
         listed = {s.path: s.reason for s in ws.status().skipped_files}
         assert listed["src/huge.py"] == "too large" and listed["fifo.py"] == "not a regular file"
         assert listed["src/later.py"] == "not a regular file"
+
+
+def test_each_tier_answers_and_says_what_it_cost(polyglot: Path):
+    """fast reads names and full text only (no model, even where vectors exist); balanced is the hybrid
+    ranking; deep also searches with its best results' names. Every answer names its tier and its cost."""
+    with Workspace.open(polyglot, writer=True) as ws:
+        ws.index()
+        query = "add an item to the shopping cart and compute the total"
+        answers = {tier: ws.search(query, k=5, tier=tier) for tier in TIERS}
+        assert ws.search("shopping cart total", k=3).tier == "balanced"  # the setting's default
+        with pytest.raises(ValueError, match="unknown search tier"):
+            ws.search("cart", tier="turbo")  # type: ignore[arg-type]
+    for tier, answer in answers.items():
+        assert answer.tier == tier and answer.elapsed_ms > 0 and answer.results, tier
+    assert answers["fast"].index.mode == "lexical" and "vector" not in answers["fast"].results[0].why.signals
+    assert answers["balanced"].index.mode == answers["deep"].index.mode == "hybrid"
+    top = {tier: answers[tier].results[0].path for tier in TIERS}
+    assert set(top.values()) == {"cart.js"}, top  # the plain answer is found whatever the tier

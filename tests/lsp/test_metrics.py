@@ -39,7 +39,7 @@ async def test_a_language_server_counts_its_requests(client: LanguageClient, tmp
         await request(client, "spyglass/search", {"query": ""})
     samples = scrape(PORT)
 
-    assert value(samples, "spyglass_searches_total", tool="spyglass/search", tier="default") == 1
+    assert value(samples, "spyglass_searches_total", tool="spyglass/search", tier="balanced") == 1
     assert value(samples, "spyglass_searches_total", tool="workspace/symbol", tier="default") == 1
     assert value(samples, "spyglass_requests_total", server="lsp", method="spyglass/search") == 2
     assert value(samples, "spyglass_errors_total", server="lsp", kind="invalid_params") == 1

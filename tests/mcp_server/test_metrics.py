@@ -59,12 +59,12 @@ async def test_an_mcp_server_counts_its_searches_errors_and_index(tmp_path: Path
         assert refused.is_error
         samples = scrape(port)
 
-    assert value(samples, "spyglass_searches_total", tool="search_code", tier="default") == 2
+    assert value(samples, "spyglass_searches_total", tool="search_code", tier="balanced") == 2
     assert value(samples, "spyglass_searches_total", tool="find_symbol", tier="default") == 1
     assert value(samples, "spyglass_empty_answers_total", tool="search_code") == 1
     assert value(samples, "spyglass_search_results_count", tool="search_code") == 2
     assert value(samples, "spyglass_search_results_sum", tool="search_code") >= 1
-    assert value(samples, "spyglass_search_seconds_count", tool="search_code", tier="default") == 2
+    assert value(samples, "spyglass_search_seconds_count", tool="search_code", tier="balanced") == 2
     assert value(samples, "spyglass_requests_total", server="mcp", method="get_context") == 1
     assert value(samples, "spyglass_errors_total", server="mcp", kind="refused") == 1
     assert value(samples, "spyglass_requests_total", server="mcp", method="index_status") >= 1

@@ -90,6 +90,17 @@ async def test_search_code_ranks_and_explains(client, tmp_path):
     logged = [json.loads(line) for line in (tmp_path / "queries.jsonl").read_text(encoding="utf-8").splitlines()]
     assert logged[-1]["query"] == "the discount a coupon code gives" and logged[-1]["results"] == len(data["results"])
     assert logged[-1]["bytes"] == len(text.encode("utf-8")) and logged[-1]["latency_ms"] > 0
+    assert data["tier"] == "balanced" and data["elapsed_ms"] > 0 and "(balanced, " in text
+
+
+async def test_search_code_runs_the_tier_asked_for(client):
+    for tier, mode in (("fast", "lexical"), ("balanced", "hybrid"), ("deep", "hybrid")):
+        result = await call(client, "search_code", query="the discount a coupon code gives", k=3, tier=tier)
+        data = result.structured_content
+        assert not result.is_error and data["tier"] == tier and data["index"]["mode"] == mode, tier
+        assert data["results"][0]["symbol"] == "compute_discount" and f"({tier}, " in text_of(result)
+    bad = await call(client, "search_code", query="discount", tier="turbo")
+    assert bad.is_error and "tier" in text_of(bad)
 
 
 async def test_search_code_filters_and_budget(client):

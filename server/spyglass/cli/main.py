@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..engine import (
     KINDS,
+    TIERS,
     Freshness,
     IndexLocked,
     IndexMissing,
@@ -84,6 +85,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--per-file", type=int, default=None, help="at most this many results from one file (default 3)")
     p.add_argument("--files", action="store_true", help="rank files: one result per file, its best span")
+    p.add_argument(
+        "--tier",
+        choices=TIERS,
+        default=None,
+        help="fast: names and full text only, no model; balanced: hybrid (the default); "
+        "deep: a wider pool and a second pass with the best results' names (and a configured re-ranker)",
+    )
     p.add_argument("--model", default=None, help=argparse.SUPPRESS)
     p.add_argument(
         "--show-secrets",
@@ -269,6 +277,7 @@ def cmd_search(args: argparse.Namespace) -> int:
             min_score=args.min_score,
             max_tokens=args.max_tokens,
             per_file=per_file,
+            tier=args.tier,
         )
     if args.json:
         render.emit_json(result)

@@ -133,7 +133,7 @@ def search_results(result: SearchAnswer) -> None:
         out.print("[dim]… more results were left out to honour --max-tokens[/]")
     note = f" ({index.note})" if index.note else ""
     out.print(
-        f"[dim]{index.mode} search over {index.spans} spans, "
+        f"[dim]{index.mode} search ({result.tier} tier, {result.elapsed_ms:.0f} ms) over {index.spans} spans, "
         f"{100 * index.embedded_fraction:.0f}% embedded{escape(note)}[/]"
     )
 

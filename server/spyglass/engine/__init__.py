@@ -56,7 +56,7 @@ from .live import FOLLOWING, LiveIndex, WorkKind
 from .owner import OwnerUnavailable
 from .owner import update_index as index_through_owner
 from .redact import redact as redact_secrets
-from .search import CHARS_PER_TOKEN, SearchFilters, checked_kinds, checked_languages
+from .search import CHARS_PER_TOKEN, TIERS, SearchFilters, Tier, checked_kinds, checked_languages
 from .settings import DEFAULT_MODEL, Settings
 from .spans import KINDS, Kind, parse_span_id
 from .stopping import StopOnSignals
@@ -100,6 +100,8 @@ __all__ = [
     "Role",
     "SearchAnswer",
     "SearchFilters",
+    "TIERS",
+    "Tier",
     "SearchHit",
     "SearchMode",
     "SearchedIndex",

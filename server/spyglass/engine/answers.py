@@ -80,6 +80,8 @@ class SearchOutcome:
     mode: SearchMode
     note: str | None = None  # why the search fell back to lexical, if it did
     truncated: bool = False  # results were left out or shortened to honour max_tokens
+    tier: str = "balanced"  # which tier ran (search.config.Tier)
+    elapsed_ms: float = 0.0  # what it cost
 
 
 # -- the index's freshness and status -------------------------------------------------------------------
@@ -110,6 +112,8 @@ class SearchAnswer:
     results: list[SearchHit]  # best first
     truncated: bool  # results were left out or shortened to honour max_tokens
     index: SearchedIndex
+    tier: str = "balanced"  # which tier ran: fast, balanced or deep
+    elapsed_ms: float = 0.0  # what the search cost, in milliseconds (ranking and snippets)
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,12 @@ class SearchSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     priors: PriorSettings = Field(default_factory=PriorSettings, description="See PriorSettings.")
+    tier: Literal["fast", "balanced", "deep"] = Field(
+        "balanced",
+        description="The search tier when a request names none: 'fast' (names and full text, no model), "
+        "'balanced' (hybrid) or 'deep' (a wider pool, a second pass with the best results' names, and the "
+        "re-ranker when one is configured).",
+    )
 
     @field_validator("priors", mode="before")
     @classmethod

@@ -50,7 +50,16 @@ from .lock import WriterLock
 from .parsing import parse_spans, split_lines
 from .redact import FileSecrets
 from .related import RelatedSpan, related_spans, span_at
-from .search import DEFAULT_RANKING, NO_PRIORS, CrossEncoderReranker, Priors, Searcher, SearchFilters, VectorCache
+from .search import (
+    DEFAULT_RANKING,
+    NO_PRIORS,
+    CrossEncoderReranker,
+    Priors,
+    Searcher,
+    SearchFilters,
+    Tier,
+    VectorCache,
+)
 from .settings import PriorSettings, Settings, load_settings
 from .spans import Span, parse_span_id
 from .store import Store, StoredSpan
@@ -386,20 +395,23 @@ class Workspace:
         cut: bool = True,
         max_tokens: int | None = None,
         per_file: int | None = None,
+        tier: Tier | None = None,
     ) -> SearchAnswer:
         """Ranked spans for ``query`` plus the index's freshness.
 
         ``max_tokens`` bounds the estimated tokens of all results together (``truncated`` says whether it
         cut something); ``per_file`` bounds the results from one file (1 ranks files by their best span).
+        ``tier`` (fast, balanced, deep; default: the ``[search] tier`` setting) trades cost for depth.
         ``cut=False`` keeps the whole ranking (no confidence floor, no per-file limit), for evaluation."""
-        kwargs: dict[str, Any] = {"cut": cut, "max_tokens": max_tokens}
+        kwargs: dict[str, Any] = {"cut": cut, "max_tokens": max_tokens, "tier": tier or self.settings.search.tier}
         if min_score is not None:
             kwargs["min_score"] = min_score
         if per_file is not None:
             kwargs["per_file"] = per_file
         outcome = self.searcher.search(query, k=k, filters=filters, **kwargs)
         index = SearchedIndex(**vars(self.freshness()), mode=outcome.mode, note=outcome.note or None)
-        return SearchAnswer(query, [self._clean_hit(h) for h in outcome.hits], outcome.truncated, index)
+        hits = [self._clean_hit(h) for h in outcome.hits]
+        return SearchAnswer(query, hits, outcome.truncated, index, outcome.tier, outcome.elapsed_ms)
 
     @_damage_is_index_corrupt
     def symbols(self, query: str, k: int = 50, semantic: bool = True) -> list[SymbolMatch]:

@@ -47,7 +47,8 @@ def measured(metrics: Metrics, method: str, fn: Callable[..., Any]) -> Callable[
         metrics.answered(method, seconds, error)
         found = result.get("results") if isinstance(result, dict) else result
         if error is None and isinstance(found, list):
-            metrics.searched(method, "default", seconds, len(found))
+            tier = (result.get("tier") if isinstance(result, dict) else None) or "default"
+            metrics.searched(method, tier, seconds, len(found))
 
     if inspect.iscoroutinefunction(fn):
 

@@ -67,6 +67,8 @@ class SearchOutput(BaseModel):
     results: list[SearchResult]
     truncated: bool = Field(description="Results were dropped or shortened to fit max_tokens.")
     index: IndexState
+    tier: str = Field(description="The tier that ran: fast, balanced or deep.")
+    elapsed_ms: float = Field(description="What the search cost, in milliseconds.")
 
 
 class SpanOutput(BaseModel):

@@ -17,7 +17,8 @@ def _index_line(ix: IndexState) -> str:
 
 
 def search(out: SearchOutput) -> str:
-    head = f'{len(out.results)} result(s) for "{out.query}" {_index_line(out.index)}'
+    cost = f"({out.tier}, {out.elapsed_ms:.0f} ms)"
+    head = f'{len(out.results)} result(s) for "{out.query}" {cost} {_index_line(out.index)}'
     if not out.results:
         return head + "\nNothing passed the confidence floor: rephrase (names, error text) or lower min_score."
     lines = [head]

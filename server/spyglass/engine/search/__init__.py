@@ -6,7 +6,7 @@ Change the ranking: config.py (weights, pools, floors, priors) and ranking.py (h
 signal: one function in retrievers.py and one weight in config.py.
 """
 
-from .config import DEFAULT_RANKING, RankingConfig
+from .config import DEFAULT_RANKING, TIERS, RankingConfig, Tier
 from .filters import SearchFilters, checked_kinds, checked_languages
 from .ranking import NO_PRIORS, Priors
 from .rerank import CrossEncoderReranker, Reranker
@@ -25,6 +25,8 @@ __all__ = [
     "SearchFilters",
     "Searcher",
     "StoreVectors",
+    "TIERS",
+    "Tier",
     "VectorCache",
     "VectorIndex",
     "checked_kinds",

@@ -8,9 +8,14 @@ The figures were chosen with ``spyglass eval`` (docs/quality.md).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Literal, get_args
 
 from .ranking import Priors
+
+# how much a search may cost: names and full text only / the hybrid ranking / a wider, second-pass search
+Tier = Literal["fast", "balanced", "deep"]
+TIERS: tuple[Tier, ...] = get_args(Tier)
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,23 @@ class RankingConfig:
     # replace weights for a short query that names nothing ("how are routes registered"): a description in
     # words leans on meaning more than on shared words (semble tune +0.005, behaviour tune top 1 +1 query)
     words_weights: Mapping[str, float] = field(default_factory=lambda: {"vector": 0.35, "lexical": 0.25})
+
+    # the deep tier: retrievers draw this many times more candidates; the query is searched again with the
+    # names of its best ``rewrite_names`` results added, whose scores count ``rewrite_weight`` of their own
+    deep_pool: int = 3
+    rewrite_names: int = 3
+    rewrite_weight: float = 0.8
+
+    def for_tier(self, tier: Tier) -> RankingConfig:
+        """The config a search of ``tier`` ranks with (``deep`` draws a wider pool)."""
+        if tier != "deep":
+            return self
+        return replace(
+            self,
+            candidates=self.candidates * self.deep_pool,
+            lexical_depth=self.lexical_depth * self.deep_pool,
+            file_heads=self.file_heads * self.deep_pool,
+        )
 
     def weights_for(self, with_vectors: bool, files: bool = False, words: bool = False) -> Mapping[str, float]:
         """The signal weights of a search with a query vector, or without one; ``files``: of a ranking of files;

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import math
+import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -24,7 +25,7 @@ from ..snippets import snippet_of
 from ..store import Store, StoredSpan
 from ..textnorm import split_identifier, words
 from . import retrievers
-from .config import DEFAULT_RANKING, RankingConfig
+from .config import DEFAULT_RANKING, TIERS, RankingConfig, Tier
 from .filters import SearchFilters
 from .query import ParsedQuery, names_whole, other_forms, parse_query
 from .ranking import matched_signals, priors_within, rank
@@ -71,37 +72,30 @@ class Searcher:
         max_tokens: int | None = None,
         per_file: int | None = None,
         read_files: bool = True,
+        tier: Tier = "balanced",
     ) -> SearchOutcome:
         """Ranked spans, best first, at most ``k``, at most ``per_file`` from one file (1: a ranking of files,
         each by its best span) and at most ``max_tokens`` (estimated) in all; ``min_score`` and ``per_file``
         default to the config's.
 
+        ``tier``: ``fast`` reads names and full text only (no model); ``balanced`` is the hybrid ranking;
+        ``deep`` draws a wider pool of candidates, searches again with the names of its best results added to
+        the query, and lets a configured cross-encoder re-score the best.
         ``cut=False`` returns the whole ranking (no floor, no per-file limit): for evaluation.
         ``read_files=False`` places snippets by the index alone, reading no file (for callers that keep only
         ids and scores)."""
-        config = self.config
+        started = time.perf_counter()
+        if tier not in TIERS:
+            raise ValueError(f"unknown search tier {tier!r}: use one of {', '.join(TIERS)}")
+        config = self.config.for_tier(tier)
         filters = filters or SearchFilters()
         q = parse_query(query)
-        short = len(q.terms) <= config.short_query_terms
         files = per_file == 1  # a ranking of files: file-level signals weigh in (config.file_weights)
-        vectors, note = self.query_vectors(q)
-        signals, spans = self.gather(q, vectors, filters, files=files)
-        signals = {rowid: sig for rowid, sig in signals.items() if rowid in spans and filters.accepts(spans[rowid])}
-        scoped = replace(config, priors=priors_within(config.priors, filters))
-        words = short and not q.identifiers and not q.paths  # a description in words: no name, no path
-        named = self.named(q, signals, spans)
-        scored = rank(
-            signals,
-            spans,
-            scoped,
-            with_vectors=bool(vectors),
-            terms=q.terms,
-            short=short,
-            files=files,
-            words=words,
-            named=named,
-        )
-        if self.reranker is not None and scored:
+        vectors, note = ({}, None) if tier == "fast" else self.query_vectors(q)
+        scored, signals = self._ranked(q, vectors, filters, config, files)
+        if tier == "deep" and scored:
+            scored, signals = self._with_their_names(query, scored, signals, vectors, filters, config, files)
+        if tier == "deep" and self.reranker is not None and scored:
             try:
                 texts = [f"{span.qualname}\n{span.text}" for _, span in scored[: config.rerank_top]]
                 scored = rerank(scored, texts, query, self.reranker, weight=config.rerank_weight)
@@ -115,7 +109,7 @@ class Searcher:
             per_key = config.per_file if per_file is None else per_file
             scored = diverse(scored, key=lambda t: t[1].path, per_key=per_key, limit=k)
         terms = set(q.terms)
-        weights = config.weights_for(bool(vectors), files, words)
+        weights = config.weights_for(bool(vectors), files, self._words(q, config))
         lines: dict[str, list[str] | None] = {} if read_files else NO_FILES
         hits = [
             self._hit(span, score, signals[span.rowid], weights, terms, matches[span.path], lines)
@@ -124,7 +118,83 @@ class Searcher:
         truncated = False
         if max_tokens is not None:
             hits, truncated = fit_budget(hits, max_tokens, terms, shorten=SearchHit.shortened)
-        return SearchOutcome(hits=hits, mode="hybrid" if vectors else "lexical", note=note, truncated=truncated)
+        return SearchOutcome(
+            hits=hits,
+            mode="hybrid" if vectors else "lexical",
+            note=note,
+            truncated=truncated,
+            tier=tier,
+            elapsed_ms=round(1000 * (time.perf_counter() - started), 1),
+        )
+
+    @staticmethod
+    def _words(q: ParsedQuery, config: RankingConfig) -> bool:
+        """A description in words: a short query that names nothing (no identifier, no path)."""
+        return len(q.terms) <= config.short_query_terms and not q.identifiers and not q.paths
+
+    def _ranked(
+        self,
+        q: ParsedQuery,
+        vectors: dict[str, np.ndarray],
+        filters: SearchFilters,
+        config: RankingConfig,
+        files: bool,
+    ) -> tuple[list[tuple[float, StoredSpan]], dict[int, dict[str, float]]]:
+        """Every candidate of ``q``, ranked (best first), and each one's signals."""
+        short = len(q.terms) <= config.short_query_terms
+        words = self._words(q, config)
+        signals, spans = self.gather(q, vectors, filters, files=files, config=config)
+        signals = {rowid: sig for rowid, sig in signals.items() if rowid in spans and filters.accepts(spans[rowid])}
+        scoped = replace(config, priors=priors_within(config.priors, filters))
+        named = self.named(q, signals, spans)
+        scored = rank(
+            signals,
+            spans,
+            scoped,
+            with_vectors=bool(vectors),
+            terms=q.terms,
+            short=short,
+            files=files,
+            words=words,
+            named=named,
+        )
+        return scored, signals
+
+    def _with_their_names(
+        self,
+        query: str,
+        scored: list[tuple[float, StoredSpan]],
+        signals: dict[int, dict[str, float]],
+        vectors: dict[str, np.ndarray],
+        filters: SearchFilters,
+        config: RankingConfig,
+        files: bool,
+    ) -> tuple[list[tuple[float, StoredSpan]], dict[int, dict[str, float]]]:
+        """The deep tier's second pass: the query with the names of its best results added (what a reader
+        would search next), ranked again; a span keeps the better of its first score and its second
+        (scaled by ``config.rewrite_weight``), so the first pass's best stay first unless the second agrees."""
+        said = {w.lower() for w in words(query)}
+        names: list[str] = []
+        for _, span in scored:
+            if len(names) >= config.rewrite_names:
+                break
+            if (
+                len(span.name) > 2
+                and span.kind != "module"
+                and span.name.lower() not in said
+                and span.name not in names
+            ):
+                names.append(span.name)
+        if not names:
+            return scored, signals
+        second, more = self._ranked(parse_query(f"{query} {' '.join(names)}"), vectors, filters, config, files)
+        best = {span.rowid: (score, span) for score, span in scored}
+        for score, span in second:
+            score *= config.rewrite_weight
+            if span.rowid not in best or score > best[span.rowid][0]:
+                best[span.rowid] = (score, span)
+                signals.setdefault(span.rowid, more[span.rowid])
+        return sorted(best.values(), key=lambda t: -t[0]), signals
 
     @staticmethod
     def named(q: ParsedQuery, signals: dict[int, dict[str, float]], spans: dict[int, StoredSpan]) -> set[int]:
@@ -178,13 +248,14 @@ class Searcher:
         filters: SearchFilters,
         every_signal: bool = False,
         files: bool = False,
+        config: RankingConfig | None = None,
     ) -> tuple[dict[int, dict[str, float]], dict[int, StoredSpan]]:
         """Candidate spans (by rowid) with each retriever's signal on a 0..1 scale, and the spans themselves;
         ``every_signal`` also computes the signals the config gives no weight (for bench/rerank.py).
 
         Every retriever searches only the spans the ``filters`` let through (scope first, then rank): a
         scoped search's signals are relative to the best match in scope, not in the whole index."""
-        config = self.config
+        config = config or self.config
         pool = config.candidates
         scope = filters.scope(self.store)
         weights = config.weights_for(bool(vectors), files)

@@ -1,6 +1,7 @@
 """Spyglass's own requests (the VS Code extension's contract, in ``shared/lsp.schema.json`` and docs/lsp.md).
 
-- ``spyglass/search`` {query, k?, filters?: {globs?, languages?, kinds?}, maxTokens?} -> ranked results
+- ``spyglass/search`` {query, k?, filters?: {globs?, languages?, kinds?}, maxTokens?, tier?} -> ranked results,
+  the tier that ran and what it cost (elapsedMs)
 - ``spyglass/related`` {textDocument: {uri}, position} -> the span there and related locations (peek)
 - ``spyglass/span`` {id} -> a span's current text and whether it is stale
 - ``spyglass/status`` -> per folder: files, spans, embedded fraction, pending work, model, last update
@@ -11,6 +12,7 @@ Malformed params get a JSON-RPC "invalid params" error that says what is wrong.
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,7 @@ from pydantic.alias_generators import to_camel
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import to_fs_path
 
-from ...engine import FOLLOWING, OutsideWorkspace, SearchFilters, SpyglassError, UnknownValue, parse_span_id
+from ...engine import FOLLOWING, OutsideWorkspace, SearchFilters, SpyglassError, Tier, UnknownValue, parse_span_id
 from ..convert import hit_json, range_json, related_json, span_json, uri_of
 from ..server import SpyglassServer
 
@@ -41,6 +43,7 @@ class SearchParams(_Params):
     k: int = Field(10, ge=1, le=MAX_K)
     filters: Filters = Field(default_factory=Filters)
     max_tokens: int | None = Field(None, ge=50, le=100_000)
+    tier: Tier | None = None  # the folder's [search] tier setting when none
 
 
 class TextDocument(_Params):
@@ -100,14 +103,17 @@ def search(ls: SpyglassServer, p: SearchParams) -> dict:
         filters = SearchFilters(globs=p.filters.globs, languages=p.filters.languages, kinds=p.filters.kinds)
     except UnknownValue as e:
         raise JsonRpcInvalidParams(str(e)) from None
+    started = time.perf_counter()
     results: list[dict] = []
     folders = []
     truncated = False
+    tier: str = p.tier or "balanced"
     for folder in list(ls.folders.values()):
         if folder.ws is None:
             folders.append(folder.status())
             continue
-        answer = folder.ws.search(p.query, k=p.k, filters=filters, max_tokens=p.max_tokens)
+        answer = folder.ws.search(p.query, k=p.k, filters=filters, max_tokens=p.max_tokens, tier=p.tier)
+        tier = answer.tier
         truncated = truncated or answer.truncated
         results.extend(hit_json(folder.root, h) for h in answer.results)
         status = folder.status()
@@ -116,7 +122,14 @@ def search(ls: SpyglassServer, p: SearchParams) -> dict:
             status["note"] = answer.index.note
         folders.append(status)
     results.sort(key=lambda r: -r["score"])
-    return {"query": p.query, "results": results[: p.k], "truncated": truncated, "folders": folders}
+    return {
+        "query": p.query,
+        "results": results[: p.k],
+        "truncated": truncated,
+        "folders": folders,
+        "tier": tier,
+        "elapsedMs": round(1000 * (time.perf_counter() - started), 1),
+    }
 
 
 def related(ls: SpyglassServer, p: RelatedParams) -> dict:

@@ -10,7 +10,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from ...engine import KINDS, SearchFilters, SpanSummary, SymbolMatch, UnknownValue, checked_kinds
+from ...engine import KINDS, SearchFilters, SpanSummary, SymbolMatch, Tier, UnknownValue, checked_kinds
 from .. import render
 from ..models import Definition, IndexState, SearchOutput, SearchResult, SymbolOutput
 from ..session import Session
@@ -28,7 +28,7 @@ SEARCH_DESCRIPTION = " ".join(
         "for get_span. Scores are 0-1: above ~0.5 is a strong match, below ~0.3 weak; `why` lists the signals",
         "and terms that matched. An empty result means nothing passed the confidence floor: rephrase rather",
         "than lowering min_score blindly. The answer says how fresh the index is (pending files, share",
-        "embedded; lexical-only while the model loads).",
+        "embedded; lexical-only while the model loads), which tier ran and what it cost.",
     ]
 )
 
@@ -54,6 +54,14 @@ def register(server: MCPServer, session: Session) -> None:
         max_tokens: Annotated[
             int, Field(ge=100, le=MAX_TOKENS_LIMIT, description=f"Budget for all snippets (max {MAX_TOKENS_LIMIT}).")
         ] = MAX_TOKENS_DEFAULT,
+        tier: Annotated[
+            Tier | None,
+            Field(
+                description="fast: names and full text only (tens of ms); balanced: meaning too (the default); "
+                "deep: a wider search that also follows the best results' names (up to ~2 s). Default: the "
+                "workspace's setting."
+            ),
+        ] = None,
     ) -> Annotated[CallToolResult, SearchOutput]:
         started = time.perf_counter()
         scope = list(globs or [])
@@ -66,13 +74,22 @@ def register(server: MCPServer, session: Session) -> None:
             raise ToolError(str(e)) from None
         session.require_index()
         found = session.call(
-            "search_code", session.ws.search, query, k=k, filters=filters, min_score=min_score, max_tokens=max_tokens
+            "search_code",
+            session.ws.search,
+            query,
+            k=k,
+            filters=filters,
+            min_score=min_score,
+            max_tokens=max_tokens,
+            tier=tier,
         )
         out = SearchOutput(
             query=query,
             results=[SearchResult.of(h, session.clean(h.snippet) or "") for h in found.results],
             truncated=found.truncated,
             index=IndexState.of(found.index, session.live.status()),
+            tier=found.tier,
+            elapsed_ms=found.elapsed_ms,
         )
         text = render.search(out)
         session.log_query(
@@ -86,6 +103,7 @@ def register(server: MCPServer, session: Session) -> None:
                 "bytes": len(text.encode("utf-8")),
                 "latency_ms": round(1000 * (time.perf_counter() - started), 1),
                 "mode": out.index.mode,
+                "tier": out.tier,
             }
         )
         return answer(out, text)
