@@ -20,10 +20,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from spyglass.engine import Workspace
-from spyglass.engine.search import DEFAULT_RANKING, RankingConfig
+from spyglass.engine.search import DEFAULT_RANKING, TIERS, RankingConfig
 from spyglass.evaluation.semble import NDCG_KEY, SuiteQuery, load_suite, path_matches, rank_files, score, summarise
 
 BASE = DEFAULT_RANKING
+TIER = "balanced"  # --tier: the search tier every configuration runs
 SPANS = 200  # the ranking read per query (spyglass eval semble's default)
 
 
@@ -48,6 +49,11 @@ CONFIGS: dict[str, RankingConfig] = {
     "no words weights": replace(BASE, words_weights={}),
     "no named first": replace(BASE, beside_the_named=1.0),
     "no older versions below": replace(BASE, older_version=1.0),
+    # the deep tier's parts (run with --tier deep)
+    "deep: no second pass": replace(BASE, rewrite_names=0),
+    "deep: no wider pool": replace(BASE, deep_pool=1),
+    "deep: second pass 0.5": replace(BASE, rewrite_weight=0.5),
+    "deep: one name": replace(BASE, rewrite_names=1),
 }
 
 
@@ -86,9 +92,9 @@ def run(suite_dir: Path, work: Path, names: list[str], configs: dict[str, Rankin
             for name, config in configs.items():
                 ws.searcher.config = config
                 for q in items:
-                    ranking = ws.search(q.query, k=SPANS, cut=False, per_file=1).results  # files
+                    ranking = ws.search(q.query, k=SPANS, cut=False, per_file=1, tier=TIER).results  # files
                     s = score(q, rank_files(ranking, repo.root))
-                    ranking = ws.search(q.query, k=SPANS, cut=False).results  # spans
+                    ranking = ws.search(q.query, k=SPANS, cut=False, tier=TIER).results  # spans
                     scores[name][q.id] = s.values[NDCG_KEY] or 0.0
                     firsts[name][q.id] = s.file_rank
                     functions[name][q.id] = function_rank(q, ranking, repo.root)
@@ -112,7 +118,10 @@ def main() -> None:
     ap.add_argument("--repos", default="", help="comma-separated; default: every indexed one of the split")
     ap.add_argument("--only", action="append", default=[])
     ap.add_argument("--out", type=Path, help="a JSON file with every configuration's per-query figures")
+    ap.add_argument("--tier", choices=TIERS, default="balanced", help="the search tier every configuration runs")
     args = ap.parse_args()
+    global TIER
+    TIER = args.tier
     logging.basicConfig(level=logging.WARNING)
     suite = load_suite(args.suite)
     split = suite.split()

@@ -90,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
         choices=TIERS,
         default=None,
         help="fast: names and full text only, no model; balanced: hybrid (the default); "
-        "deep: a wider pool and a second pass with the best results' names (and a configured re-ranker)",
+        "deep: with a re-ranker configured, a wider pool, a second pass with the best results' names, re-ranked",
     )
     p.add_argument("--model", default=None, help=argparse.SUPPRESS)
     p.add_argument(

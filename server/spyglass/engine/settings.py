@@ -54,8 +54,8 @@ class SearchSettings(BaseModel):
     tier: Literal["fast", "balanced", "deep"] = Field(
         "balanced",
         description="The search tier when a request names none: 'fast' (names and full text, no model), "
-        "'balanced' (hybrid) or 'deep' (a wider pool, a second pass with the best results' names, and the "
-        "re-ranker when one is configured).",
+        "'balanced' (hybrid) or 'deep' (with a re-ranker configured: a wider pool, a second pass with the best "
+        "results' names, and the re-ranker; without one, as 'balanced').",
     )
 
     @field_validator("priors", mode="before")

@@ -79,23 +79,28 @@ class Searcher:
         default to the config's.
 
         ``tier``: ``fast`` reads names and full text only (no model); ``balanced`` is the hybrid ranking;
-        ``deep`` draws a wider pool of candidates, searches again with the names of its best results added to
-        the query, and lets a configured cross-encoder re-score the best.
+        ``deep``, when a cross-encoder is configured, draws a wider pool of candidates, searches again with
+        the names of its best results added to the query, and lets the cross-encoder re-score the best
+        (without one it ranks as ``balanced``).
         ``cut=False`` returns the whole ranking (no floor, no per-file limit): for evaluation.
         ``read_files=False`` places snippets by the index alone, reading no file (for callers that keep only
         ids and scores)."""
         started = time.perf_counter()
         if tier not in TIERS:
             raise ValueError(f"unknown search tier {tier!r}: use one of {', '.join(TIERS)}")
-        config = self.config.for_tier(tier)
+        # the deep tier's wider pool and second pass need a better judge than the ranking that drew them:
+        # ranked by the same signals they lowered quality (docs/quality.md), so without a re-ranker deep
+        # runs the balanced ranking
+        deeper = tier == "deep" and self.reranker is not None
+        config = self.config.for_tier(tier) if deeper else self.config
         filters = filters or SearchFilters()
         q = parse_query(query)
         files = per_file == 1  # a ranking of files: file-level signals weigh in (config.file_weights)
         vectors, note = ({}, None) if tier == "fast" else self.query_vectors(q)
         scored, signals = self._ranked(q, vectors, filters, config, files)
-        if tier == "deep" and scored:
+        if deeper and scored:
             scored, signals = self._with_their_names(query, scored, signals, vectors, filters, config, files)
-        if tier == "deep" and self.reranker is not None and scored:
+        if deeper and scored:
             try:
                 texts = [f"{span.qualname}\n{span.text}" for _, span in scored[: config.rerank_top]]
                 scored = rerank(scored, texts, query, self.reranker, weight=config.rerank_weight)

@@ -58,7 +58,7 @@ def register(server: MCPServer, session: Session) -> None:
             Tier | None,
             Field(
                 description="fast: names and full text only (tens of ms); balanced: meaning too (the default); "
-                "deep: a wider search that also follows the best results' names (up to ~2 s). Default: the "
+                "deep: with a re-ranker configured, a wider search re-scored by it (up to ~2 s). Default: the "
                 "workspace's setting."
             ),
         ] = None,
