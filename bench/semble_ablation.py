@@ -54,6 +54,9 @@ CONFIGS: dict[str, RankingConfig] = {
     "deep: no wider pool": replace(BASE, deep_pool=1),
     "deep: second pass 0.5": replace(BASE, rewrite_weight=0.5),
     "deep: one name": replace(BASE, rewrite_names=1),
+    # the fast tier's depth (run with --tier fast)
+    "lexical depth 300": replace(BASE, lexical_depth=300),
+    "lexical depth 300, no word forms": replace(BASE, lexical_depth=300, word_forms=False),
 }
 
 

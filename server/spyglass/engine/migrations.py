@@ -121,6 +121,12 @@ def _m6_file_secrets(con: apsw.Connection) -> None:
     con.execute("ALTER TABLE files ADD COLUMN secrets TEXT")
 
 
+def _m7_qualname_index(con: apsw.Connection) -> None:
+    # a dotted name in a query (``fmt.printf``, ``Sinatra.Helpers``) is looked up by qualified name too:
+    # without an index that read every span (40 ms at 100k spans)
+    con.execute("CREATE INDEX spans_qualname ON spans(qualname)")
+
+
 MIGRATIONS: list[Callable[[apsw.Connection], None]] = [
     _m1_initial,
     _m2_vector_log,
@@ -128,5 +134,6 @@ MIGRATIONS: list[Callable[[apsw.Connection], None]] = [
     _m4_file_text,
     _m5_open_buffers,
     _m6_file_secrets,
+    _m7_qualname_index,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

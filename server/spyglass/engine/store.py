@@ -760,11 +760,14 @@ class Store:
             return []
         marks = ",".join("?" * len(names))
         dotted = [n for n in names if "." in n]
-        qualified = f" OR s.qualname IN ({','.join('?' * len(dotted))})" if dotted else ""
+        # each lookup through its own index (an OR of the two made SQLite read every span)
+        qualified = (
+            f" UNION ALL SELECT id FROM spans WHERE qualname IN ({','.join('?' * len(dotted))})" if dotted else ""
+        )
         within, args = _within(scope, "s.id")
         rows = self.con.execute(
             f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id "
-            f"WHERE (s.name COLLATE NOCASE IN ({marks}){qualified}){within} "
+            f"WHERE s.id IN (SELECT id FROM spans WHERE name COLLATE NOCASE IN ({marks}){qualified}){within} "
             f"ORDER BY s.name IN ({marks}) DESC, s.kind = 'module' DESC, s.id LIMIT ?",
             (*names, *dotted, *args, *names, limit),
         )
@@ -827,12 +830,19 @@ class Store:
         return [StoredSpan(*r) for r in rows]
 
     def counts(self) -> Counts:
-        """Files, spans and embedded spans; cheap (index-only counts), called on every search."""
+        """Files, spans and embedded spans; called on every search, so counted again only when the index
+        changed (a commit by another connection moves ``data_version``, one by this connection its changes)."""
         c = self.con
+        version = (id(c), _scalar(c, "PRAGMA data_version"), c.total_changes())
+        cached = getattr(self._local, "counts", None)  # per thread, as its connection is
+        if cached is not None and cached[0] == version:
+            return dict(cached[1])  # type: ignore[return-value]
         files = _scalar(c, "SELECT COUNT(*) FROM files WHERE skip_reason IS NULL")
         spans = _scalar(c, "SELECT COUNT(*) FROM spans")
         pending = _scalar(c, "SELECT COUNT(*) FROM spans WHERE embedded = 0")
-        return {"files": files, "spans": spans, "embedded": spans - pending}
+        counts: Counts = {"files": files, "spans": spans, "embedded": spans - pending}
+        self._local.counts = (version, counts)
+        return dict(counts)  # type: ignore[return-value]
 
     def detail_counts(self) -> DetailCounts:
         """Slower figures for status reports."""
