@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import functools
-import inspect
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pygls.exceptions import JsonRpcException
@@ -38,45 +37,26 @@ class _Measured:
         return lambda fn: register(measured(self._metrics, method, fn))
 
 
-def measured(metrics: Metrics, method: str, fn: Callable[..., Any]) -> Callable[..., Any]:
-    """``fn`` (a request handler, sync or async) reporting each request: its time, its error's kind, and
-    for a search how many results it returned."""
-
-    def report(started: float, result: Any, error: str | None) -> None:
-        seconds = time.perf_counter() - started
-        metrics.answered(method, seconds, error)
-        found = result.get("results") if isinstance(result, dict) else result
-        if error is None and isinstance(found, list):
-            tier = (result.get("tier") if isinstance(result, dict) else None) or "default"
-            metrics.searched(method, tier, seconds, len(found))
-
-    if inspect.iscoroutinefunction(fn):
-
-        @functools.wraps(fn)
-        async def handle_async(*args: Any, **kwargs: Any) -> Any:
-            started, result, error = time.perf_counter(), None, None
-            try:
-                result = await fn(*args, **kwargs)
-                return result
-            except Exception as e:
-                error = _kind(e)
-                raise
-            finally:
-                report(started, result, error)
-
-        return handle_async
+def measured(metrics: Metrics, method: str, fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    """``fn`` (a request handler: every one is a coroutine, as none may block the event loop) reporting each
+    request: its time, its error's kind, and for a search how many results it returned and its tier."""
 
     @functools.wraps(fn)
-    def handle(*args: Any, **kwargs: Any) -> Any:
+    async def handle(*args: Any, **kwargs: Any) -> Any:
         started, result, error = time.perf_counter(), None, None
         try:
-            result = fn(*args, **kwargs)
+            result = await fn(*args, **kwargs)
             return result
         except Exception as e:
             error = _kind(e)
             raise
         finally:
-            report(started, result, error)
+            seconds = time.perf_counter() - started
+            metrics.answered(method, seconds, error)
+            found = result.get("results") if isinstance(result, dict) else result
+            if error is None and isinstance(found, list):
+                tier = (result.get("tier") if isinstance(result, dict) else None) or "default"
+                metrics.searched(method, tier, seconds, len(found))
 
     return handle
 

@@ -100,7 +100,7 @@ class Searcher:
         scored, signals = self._ranked(q, vectors, filters, config, files)
         if deeper and scored:
             scored, signals = self._with_their_names(query, scored, signals, vectors, filters, config, files)
-        if deeper and scored:
+        if deeper and scored and self.reranker is not None:
             try:
                 texts = [f"{span.qualname}\n{span.text}" for _, span in scored[: config.rerank_top]]
                 scored = rerank(scored, texts, query, self.reranker, weight=config.rerank_weight)
