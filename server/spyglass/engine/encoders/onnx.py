@@ -40,6 +40,29 @@ def _pad_token(folder: Path, tokenizer) -> tuple[int, str]:
     return 0, tokenizer.id_to_token(0) or ""
 
 
+MADV_POPULATE_READ = 22  # Linux 5.14+: map every page of a range now (Python's mmap module does not name it)
+
+
+def _fault_in(folder: Path) -> None:
+    """Map in now every page of the model files ONNX Runtime memory-mapped from ``folder`` (its weights),
+    rather than page by page as new tokens first reach the embedding table: a server's resident memory is
+    then what it will stay (a 60-minute soak grew 50 MB this way). The pages are the file's, shared by every
+    process that maps it. Best effort: elsewhere than Linux, or on an older kernel, nothing happens."""
+    try:
+        import ctypes
+
+        maps = Path("/proc/self/maps").read_text(encoding="utf-8", errors="replace")
+        madvise = ctypes.CDLL(None, use_errno=True).madvise
+    except (OSError, AttributeError):
+        return
+    prefix = str(folder.resolve()) + "/"
+    for line in maps.splitlines():
+        fields = line.split(maxsplit=5)
+        if len(fields) == 6 and fields[5].startswith(prefix):
+            start, end = (int(x, 16) for x in fields[0].split("-"))
+            madvise(ctypes.c_void_p(start), ctypes.c_size_t(end - start), MADV_POPULATE_READ)
+
+
 class OnnxEncoder:
     """ONNX Runtime on the CPU, ``threads`` threads inside each call: a lean session for queries, and a second,
     faster one made the first time a batch comes (so only a process that indexes pays for it)."""
@@ -63,6 +86,7 @@ class OnnxEncoder:
         self.graph = graph
         self.threads = threads
         self.session = self._session(prepacked=False)
+        _fault_in(graph.parent)
         self._batch_session: ort.InferenceSession | None = None
         self.inputs = {i.name for i in self.session.get_inputs()}
         missing = {"input_ids", "attention_mask"} - self.inputs
