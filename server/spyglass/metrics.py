@@ -19,7 +19,9 @@ from __future__ import annotations
 import ipaddress
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,6 +43,8 @@ DEFAULT_HOST = "127.0.0.1"
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 WORK_BUCKETS = (0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0, 30.0, 60.0, 300.0, 900.0)
 RESULT_BUCKETS = (0, 1, 2, 5, 10, 20, 50)
+FIGURES_TTL = 1.0  # seconds a scrape's index figures are reused
+FIGURES_TIMEOUT = 10.0
 
 
 class MetricsAddressError(ValueError):
@@ -166,6 +170,8 @@ class Metrics:
         )
         self._sources: dict[int, Callable[[], IndexFigures | None]] = {}
         self._lock = threading.Lock()
+        self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="spyglass-metrics")
+        self._last: tuple[float, list[IndexFigures]] | None = None
         self.registry.register(_IndexCollector(self._figures))
         self.address: tuple[str, int] | None = None
 
@@ -198,6 +204,21 @@ class Metrics:
             self._sources.pop(key, None)
 
     def _figures(self) -> list[IndexFigures]:
+        """Read on one long-lived thread (each thread reads the index through a connection of its own,
+        and prometheus_client serves each scrape on a new thread), at most once a second."""
+        with self._lock:
+            if self._last is not None and time.monotonic() - self._last[0] < FIGURES_TTL:
+                return self._last[1]
+        try:
+            figures = self._reader.submit(self._read_figures).result(timeout=FIGURES_TIMEOUT)
+        except Exception as e:  # a slow or broken index: this scrape leaves the index gauges out
+            log.warning("metrics: cannot read the index figures: %s", e)
+            return []
+        with self._lock:
+            self._last = (time.monotonic(), figures)
+        return figures
+
+    def _read_figures(self) -> list[IndexFigures]:
         with self._lock:
             sources = list(self._sources.values())
         out = []

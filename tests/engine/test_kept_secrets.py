@@ -73,6 +73,8 @@ def test_a_file_changed_since_indexing_is_redacted_by_its_current_text(tmp_path:
         shown = _shown(ws, "GITHUB_TOKEN connect_client")
         assert TOKEN not in shown and SECOND not in shown
         assert "[REDACTED:gitlab-token]" in shown
+        # the findings used are those of the text as it is now, not those the index kept
+        assert dict(ws._secrets_of("src/client.py").pieces).get(SECOND) == "gitlab-token"
 
 
 def test_secrets_kept_under_other_rules_or_damaged_are_found_again(tmp_path: Path):
@@ -163,3 +165,30 @@ def test_rules_that_find_more_clean_what_is_searched_at_the_next_sync(tmp_path: 
         report = ws.index()
         assert report.changed == 0 and report.parsed == 1 and report.files_with_secrets == 1
         assert _found_by_value(ws, TOKEN[4:]) == []
+
+
+def test_what_is_embedded_holds_no_secret(tmp_path: Path, monkeypatch):
+    """The text given to the model (a local one, or a remote endpoint) has the file's secrets replaced by their
+    markers, as what is searched has; names and docs are stored without them too."""
+    from spyglass.engine.embedding import Embedder
+
+    seen: list[str] = []
+    real_encode = Embedder.encode
+
+    def recording(self, texts, *args, **kwargs):
+        seen.extend(texts)
+        return real_encode(self, texts, *args, **kwargs)
+
+    monkeypatch.setattr(Embedder, "encode", recording)
+    root = _tree(tmp_path / "w")
+    (root / "notes.md").write_text(f"# Deploy\n\n## token {TOKEN}\n\nRotate it monthly.\n")
+    with Workspace.open(root, writer=True) as ws:
+        ws.index()
+        assert seen and not [t for t in seen if TOKEN in t or TOKEN[4:20] in t]
+        assert any("[REDACTED:github-token]" in t for t in seen)
+        names = [r[0] for r in ws.store.con.execute("SELECT name || qualname || doc FROM spans")]
+        assert not [n for n in names if TOKEN in n]
+        assert ws.symbols(TOKEN[4:24], semantic=False) == []  # find_symbol cannot be asked for it either
+        # markers are not searchable words: full text (the fast tier reads nothing else) finds nothing
+        assert ws.search("REDACTED github", tier="fast").results == []
+        assert ws.search(TOKEN[4:], tier="fast").results == []

@@ -37,7 +37,9 @@ def test_workspace_search_uses_a_plugged_in_reranker(tmp_path: Path):
         ws.index()
         plain = [r.symbol for r in ws.search("cart total", cut=False, tier="deep").results]
         ws.searcher.reranker = PrefersWord("deprecated")
-        reranked = [r.symbol for r in ws.search("cart total", cut=False, tier="deep").results]
+        deep = ws.search("cart total", cut=False, tier="deep")
+        reranked = [r.symbol for r in deep.results]
+        assert deep.tier == "deep"
         balanced = [r.symbol for r in ws.search("cart total", cut=False).results]  # only the deep tier re-ranks
     assert plain[0] == "cart_total" and reranked[0] == "cart_total_legacy"
     assert set(plain) == set(reranked) and balanced == plain

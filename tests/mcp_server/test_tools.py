@@ -94,11 +94,17 @@ async def test_search_code_ranks_and_explains(client, tmp_path):
 
 
 async def test_search_code_runs_the_tier_asked_for(client):
-    for tier, mode in (("fast", "lexical"), ("balanced", "hybrid"), ("deep", "hybrid")):
+    # deep without a re-ranker configured runs balanced, and says so
+    for tier, ran, mode in (
+        ("fast", "fast", "lexical"),
+        ("balanced", "balanced", "hybrid"),
+        ("deep", "balanced", "hybrid"),
+    ):
         result = await call(client, "search_code", query="the discount a coupon code gives", k=3, tier=tier)
         data = result.structured_content
-        assert not result.is_error and data["tier"] == tier and data["index"]["mode"] == mode, tier
-        assert data["results"][0]["symbol"] == "compute_discount" and f"({tier}, " in text_of(result)
+        assert not result.is_error and data["tier"] == ran and data["index"]["mode"] == mode, tier
+        assert data["results"][0]["symbol"] == "compute_discount" and f"({ran}, " in text_of(result)
+    assert "needs a re-ranker" in data["index"]["note"]
     bad = await call(client, "search_code", query="discount", tier="turbo")
     assert bad.is_error and "tier" in text_of(bad)
 

@@ -15,7 +15,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Literal, Protocol, get_args
 
@@ -25,9 +25,9 @@ from .embedtext import embed_hash, embed_text
 from .errors import ModelLoadError
 from .filerules import MISSING, NOT_REGULAR, SYMLINK_OUTSIDE_ROOT
 from .parsing import PARSER_VERSION, parse_spans
-from .redact import SECRETS_VERSION, FileSecrets
+from .redact import SECRETS_VERSION, FileSecrets, unmarked
 from .settings import Settings
-from .store import SpanRecord, Store
+from .store import PendingEmbedding, SpanRecord, Store
 from .textnorm import path_words, subword_terms
 
 log = logging.getLogger(__name__)
@@ -114,23 +114,35 @@ def span_records(
     replaced by their markers in what is searched and embedded: a search for a secret's value finds nothing."""
     result = parse_spans(path, data, settings, old_tree=old_tree)
     pwords = path_words(path)
-    clean = secrets.clean if secrets is not None and secrets.count else (lambda text: text)
+    clean = secrets.clean if secrets is not None and secrets.count else None
     records = []
     for s in result.spans:
-        doc, body = clean(s.doc), clean(s.text)
-        text = embed_text(
-            s.kind, clean(s.qualname), clean(s.signature), doc, body, settings.embed_max_tokens, settings.embed_text
-        )
-        names = clean(f"{s.name} {s.qualname}")
+        if clean is not None:  # names, signature and doc are stored without the secrets (the text is not)
+            name, qualname, signature, doc = clean(s.name), clean(s.qualname), clean(s.signature), clean(s.doc)
+            s = replace(s, name=name, qualname=qualname, signature=signature, doc=doc)
+        body = unmarked(clean(s.text)) if clean is not None else s.text
+        text = embed_text_of(s.kind, s.qualname, s.signature, s.doc, s.text, settings, clean)
+        names = unmarked(f"{s.name} {s.qualname}")
         records.append(
             SpanRecord(
                 span=s,
                 span_id=s.span_id(path),
                 embed_hash=embed_hash(text, settings.embed_max_tokens),
-                fts=(names + " " + subword_terms(names), pwords, doc, body, subword_terms(body)),
+                fts=(names + " " + subword_terms(names), pwords, unmarked(s.doc), body, subword_terms(body)),
             )
         )
     return result.language, result.had_errors, records, result.tree
+
+
+def embed_text_of(
+    kind: str, qualname: str, signature: str, doc: str, text: str, settings: Settings, clean: Callable | None
+) -> str:
+    """What is embedded for a span: the recipe's text of its fields, its file's secrets replaced by their
+    markers (``clean``: ``FileSecrets.clean`` of the file, or None when it has none). The one definition,
+    used when the span is indexed (for its hash) and when it is embedded."""
+    if clean is not None:
+        qualname, signature, doc, text = clean(qualname), clean(signature), clean(doc), clean(text)
+    return embed_text(kind, qualname, signature, doc, text, settings.embed_max_tokens, settings.embed_text)
 
 
 # settings that change the spans a file gives or the text embedded for them
@@ -292,7 +304,7 @@ class Indexer:
         secrets = FileSecrets(text)
         report.files_with_secrets += bool(secrets.count)
         language, had_errors, records, report.parse_tree = span_records(path, data, self.settings, old_tree, secrets)
-        searched = secrets.clean(text) if secrets.count else text
+        searched = unmarked(secrets.clean(text)) if secrets.count else text
         reused = self.store.write_file(
             path,
             file_fts=(path_words(path), searched, subword_terms(searched)),
@@ -391,9 +403,16 @@ class Indexer:
             report.model_reset = f"embedding model changed to {self.embedder.model_id}: re-embedding every span"
             log.warning("%s", report.model_reset)
         pending = self.store.pending_embeddings()
-        max_tokens, recipe = self.settings.embed_max_tokens, self.settings.embed_text
+        cleaners: dict[str, Callable | None] = {}  # by path: the file's kept secrets, to embed them out
+
+        def cleaner(p: PendingEmbedding) -> Callable | None:
+            if p.path not in cleaners:
+                kept = FileSecrets.from_json(p.secrets)
+                cleaners[p.path] = kept.clean if kept is not None and kept.count else None
+            return cleaners[p.path]
+
         texts = [
-            (p.embed_hash, embed_text(p.kind, p.qualname, p.signature, p.doc, p.text, max_tokens, recipe))
+            (p.embed_hash, embed_text_of(p.kind, p.qualname, p.signature, p.doc, p.text, self.settings, cleaner(p)))
             for p in pending
         ]
         texts.sort(key=lambda item: len(item[1]))

@@ -726,9 +726,12 @@ class FileSecrets:
         if not isinstance(kept, dict) or kept.get("v") != SECRETS_VERSION:
             return None
         found = cls.__new__(cls)
-        found.lines = dict(kept.get("lines", {}))
-        found.pieces = [(str(p), str(k)) for p, k in kept.get("pieces", [])]
-        found.count = int(kept.get("count", 0))
+        try:
+            found.lines = {str(a): str(b) for a, b in dict(kept.get("lines", {})).items()}
+            found.pieces = [(str(p), str(k)) for p, k in kept.get("pieces", [])]
+            found.count = int(kept.get("count", 0))
+        except (TypeError, ValueError, AttributeError):  # damaged: found again rather than trusted
+            return None
         return found
 
     def _line(self, line: str) -> str:
@@ -758,6 +761,15 @@ class FileSecrets:
             if piece in text:
                 text = text.replace(piece, MARKER.format(kind=kind))
         return redact(text).text
+
+
+_MARKERS = re.compile(r"\[REDACTED:[a-z0-9-]+\]")
+
+
+def unmarked(text: str) -> str:
+    """``text`` with its redaction markers blanked: what full-text search keeps of a redacted text, so that
+    a search for "redacted" or a secret's kind does not list the files that hold secrets."""
+    return _MARKERS.sub(" ", text) if "[REDACTED:" in text else text
 
 
 def redact_many(texts: Iterable[str]) -> tuple[list[str], int]:

@@ -103,6 +103,7 @@ class PendingEmbedding:
     doc: str
     text: str
     path: str
+    secrets: str | None = None  # the file's kept findings (redact.FileSecrets.to_json), to embed them out
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,10 +289,18 @@ class Store:
         with self.atomic() as c:
             c.execute("CREATE TABLE IF NOT EXISTS schema_migrations(version INTEGER PRIMARY KEY, applied_at REAL)")
         for version in range(current + 1, SCHEMA_VERSION + 1):
-            with self.atomic() as c:
-                MIGRATIONS[version - 1](c)
-                c.execute("INSERT INTO schema_migrations VALUES(?, ?)", (version, time.time()))
-            log.info("index schema migrated to version %d", version)
+            # one writer at a time (BEGIN IMMEDIATE waits for another process migrating the same index),
+            # and a step that process applied meanwhile is not applied twice
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                if _scalar(con, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations") < version:
+                    MIGRATIONS[version - 1](con)
+                    con.execute("INSERT INTO schema_migrations VALUES(?, ?)", (version, time.time()))
+                    log.info("index schema migrated to version %d", version)
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
 
     def schema_version(self) -> int:
         return _scalar(self.con, "SELECT MAX(version) FROM schema_migrations")
@@ -559,7 +568,7 @@ class Store:
     def pending_embeddings(self, limit: int | None = None) -> list[PendingEmbedding]:
         """One entry per distinct text still to embed (spans sharing a text share a vector)."""
         sql = (
-            "SELECT s.embed_hash, s.kind, s.qualname, s.signature, s.doc, s.text, f.path FROM spans s "
+            "SELECT s.embed_hash, s.kind, s.qualname, s.signature, s.doc, s.text, f.path, f.secrets FROM spans s "
             "JOIN files f ON f.id = s.file_id WHERE s.embedded = 0 GROUP BY s.embed_hash"
         )
         if limit is not None:

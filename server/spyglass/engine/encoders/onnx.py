@@ -55,10 +55,13 @@ def _fault_in(folder: Path) -> None:
         madvise = ctypes.CDLL(None, use_errno=True).madvise
     except (OSError, AttributeError):
         return
-    prefix = str(folder.resolve()) + "/"
+    try:  # as /proc names them: a hub cache's files are links into its blobs folder
+        files = {str(p.resolve()) for p in folder.iterdir()}
+    except OSError:
+        return
     for line in maps.splitlines():
         fields = line.split(maxsplit=5)
-        if len(fields) == 6 and fields[5].startswith(prefix):
+        if len(fields) == 6 and fields[5] in files:
             start, end = (int(x, 16) for x in fields[0].split("-"))
             madvise(ctypes.c_void_p(start), ctypes.c_size_t(end - start), MADV_POPULATE_READ)
 

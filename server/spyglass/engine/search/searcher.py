@@ -40,6 +40,7 @@ SNIPPET_LINES = 8
 # A search that comes while a server is still loading its model waits this long for it: the bundled ONNX model
 # loads in ~0.2 s, so the first answer is hybrid; a sentence-transformers model (~5 s) answers lexically first.
 MODEL_WAIT_SECONDS = 1.5
+DEEP_NEEDS_RERANKER = "the deep tier needs a re-ranker (the `reranker` setting): this search ran balanced"
 
 
 class Searcher:
@@ -81,7 +82,7 @@ class Searcher:
         ``tier``: ``fast`` reads names and full text only (no model); ``balanced`` is the hybrid ranking;
         ``deep``, when a cross-encoder is configured, draws a wider pool of candidates, searches again with
         the names of its best results added to the query, and lets the cross-encoder re-score the best
-        (without one it ranks as ``balanced``).
+        (without one it runs ``balanced``, and the outcome says so: its ``tier`` and ``note``).
         ``cut=False`` returns the whole ranking (no floor, no per-file limit): for evaluation.
         ``read_files=False`` places snippets by the index alone, reading no file (for callers that keep only
         ids and scores)."""
@@ -93,10 +94,13 @@ class Searcher:
         # runs the balanced ranking
         deeper = tier == "deep" and self.reranker is not None
         config = self.config.for_tier(tier) if deeper else self.config
+        ran: Tier = "balanced" if tier == "deep" and not deeper else tier
         filters = filters or SearchFilters()
         q = parse_query(query)
         files = per_file == 1  # a ranking of files: file-level signals weigh in (config.file_weights)
         vectors, note = ({}, None) if tier == "fast" else self.query_vectors(q)
+        if ran != tier:
+            note = f"{note}; {DEEP_NEEDS_RERANKER}" if note else DEEP_NEEDS_RERANKER
         scored, signals = self._ranked(q, vectors, filters, config, files)
         if deeper and scored:
             scored, signals = self._with_their_names(query, scored, signals, vectors, filters, config, files)
@@ -128,7 +132,7 @@ class Searcher:
             mode="hybrid" if vectors else "lexical",
             note=note,
             truncated=truncated,
-            tier=tier,
+            tier=ran,
             elapsed_ms=round(1000 * (time.perf_counter() - started), 1),
         )
 
