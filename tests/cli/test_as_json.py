@@ -18,7 +18,7 @@ FRESH = {
 def test_fields_in_order_and_a_none_note_left_out():
     answer = SearchAnswer("q", [], False, SearchedIndex(**FRESH, mode="hybrid"))
     data = as_json(answer)
-    assert list(data) == ["query", "results", "truncated", "index"]
+    assert list(data) == ["query", "results", "truncated", "index", "tier", "elapsed_ms"]
     assert data["index"] == {**FRESH, "mode": "hybrid"} and list(data["index"])[-1] == "mode"
     lexical = as_json(SearchedIndex(**FRESH, mode="lexical", note="no model"))
     assert lexical == {**FRESH, "mode": "lexical", "note": "no model"}

@@ -33,7 +33,8 @@ def test_index_search_span_status_round_trip(polyglot: Path):
     assert report["report"]["parsed"] >= 16 and report["index"]["embedded_fraction"] == 1.0
 
     result = json.loads(run("search", "shopping cart total", "-k", "3", "--json", cwd=polyglot).stdout)
-    assert set(result) == {"query", "results", "truncated", "index"}
+    assert set(result) == {"query", "results", "truncated", "index", "tier", "elapsed_ms"}
+    assert result["tier"] == "balanced" and result["elapsed_ms"] > 0
     assert 1 <= len(result["results"]) <= 3 and result["truncated"] is False
     hit = result["results"][0]
     assert {"id", "path", "start_line", "end_line", "kind", "symbol", "language", "score", "snippet"} <= set(hit)
