@@ -248,7 +248,7 @@ export const REQUIRED = {
         'why',
         'fileMatches',
     ],
-    SearchResult: ['query', 'results', 'truncated', 'folders'],
+    SearchResult: ['query', 'results', 'truncated', 'folders', 'tier', 'elapsedMs'],
     RelatedParams: ['textDocument', 'position'],
     RelatedResult: ['span', 'related'],
     SpanParams: ['id'],
