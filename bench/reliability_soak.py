@@ -62,7 +62,13 @@ def pct(values: list[float], p: float) -> float:
     return round(values[min(len(values) - 1, int(p * len(values)))] * 1000, 1) if values else 0.0
 
 
-async def run(minutes: float, every: float) -> dict:
+def index_mb(root: Path) -> float:
+    """The index's size on disk (database and its write-ahead log): what the server's mapped pages follow."""
+    files = [root / ".spyglass" / name for name in ("index.db", "index.db-wal")]
+    return round(sum(f.stat().st_size for f in files if f.exists()) / 2**20, 1)
+
+
+async def run(minutes: float, every: float, edit_every: float = 1.0) -> dict:
     work = Path(tempfile.mkdtemp(prefix="spyglass-soak-"))
     root = work / "shop"
     shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns(".spyglass"))
@@ -89,9 +95,9 @@ async def run(minutes: float, every: float) -> dict:
                     path.unlink()
                 else:
                     path.write_text(f"def edit_fn_{n}(x):\n    '''Edit number {n}.'''\n    return x + {n}\n")
-                next_edit = now + 1.0
+                next_edit = now + edit_every
             if now >= next_sample:
-                samples.append({"t": round(now - t_start, 1), **proc_stats(pid)})
+                samples.append({"t": round(now - t_start, 1), "index_mb": index_mb(root), **proc_stats(pid)})
                 next_sample = now + every
             t0 = time.perf_counter()
             if rng.random() < 0.5:
@@ -111,6 +117,7 @@ async def run(minutes: float, every: float) -> dict:
     return {
         "minutes": minutes,
         "edits": n,
+        "edit_every_s": edit_every,
         "answers": sum(len(v) for v in minutes_seen.values()),
         "errors": errors,
         "rss_mb_first_minute": mean(first, "rss_mb"),
@@ -118,6 +125,7 @@ async def run(minutes: float, every: float) -> dict:
         "rss_growth_pct": round(100 * (mean(last, "rss_mb") / mean(first, "rss_mb") - 1), 1),
         "rss_anon_mb_first_last_minute": [mean(first, "rss_anon_mb"), mean(last, "rss_anon_mb")],
         "rss_file_mb_first_last_minute": [mean(first, "rss_file_mb"), mean(last, "rss_file_mb")],
+        "index_mb_first_last": [samples[0]["index_mb"], samples[-1]["index_mb"]],
         "fds_first_last": [first[0]["fds"], last[-1]["fds"]],
         "fd_kinds_first_last": [first[0]["fd_kinds"], last[-1]["fd_kinds"]],
         "threads_first_last": [first[0]["threads"], last[-1]["threads"]],
@@ -130,9 +138,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--minutes", type=float, default=60)
     ap.add_argument("--every", type=float, default=10, help="seconds between samples of the process")
+    ap.add_argument("--edit-every", type=float, default=1.0, help="seconds between file edits")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
-    report = asyncio.run(run(args.minutes, args.every))
+    report = asyncio.run(run(args.minutes, args.every, args.edit_every))
     if args.out:
         args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     print(json.dumps({k: v for k, v in report.items() if k != "samples"}, indent=2))

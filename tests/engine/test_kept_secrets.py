@@ -113,6 +113,13 @@ def _downgrade(db: Path) -> None:
     con = apsw.Connection(str(db))
     con.execute("ALTER TABLE files DROP COLUMN secrets")
     con.execute("DROP INDEX IF EXISTS spans_qualname")
+    con.execute("DROP TABLE commits; DROP TABLE commit_files; DROP TABLE commit_symbols; DROP TABLE commits_fts")
+    con.execute(  # the cache as schema 1 made it
+        "CREATE TABLE old_cache(embed_hash TEXT PRIMARY KEY, vector BLOB NOT NULL, used_at REAL NOT NULL) "
+        "WITHOUT ROWID;"
+        "INSERT INTO old_cache SELECT embed_hash, vector, used_at FROM embedding_cache;"
+        "DROP TABLE embedding_cache; ALTER TABLE old_cache RENAME TO embedding_cache"
+    )
     con.execute("DELETE FROM schema_migrations WHERE version > 5")
     con.close()
 

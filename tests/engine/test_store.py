@@ -1,8 +1,9 @@
+import apsw
 import numpy as np
 import pytest
 
 from spyglass.engine.errors import IndexCorrupt, IndexFromFuture, IndexMissing
-from spyglass.engine.migrations import SCHEMA_VERSION
+from spyglass.engine.migrations import MIGRATIONS, SCHEMA_VERSION
 from spyglass.engine.spans import Span
 from spyglass.engine.store import SpanRecord, Store
 
@@ -145,3 +146,25 @@ def test_threads_that_come_and_go_do_not_pile_up_connections(tmp_path):
     assert _open_index_files(tmp_path / "index.db") <= 3
     store.close()
     assert _open_index_files(tmp_path / "index.db") == 0
+
+
+def test_the_embedding_cache_of_an_older_index_is_kept_when_it_is_compacted(tmp_path):
+    db = tmp_path / "i.db"
+    con = apsw.Connection(str(db))
+    for migrate in MIGRATIONS[:8]:  # an index of schema 8: the cache WITHOUT ROWID
+        migrate(con)
+    con.execute("CREATE TABLE schema_migrations(version INTEGER PRIMARY KEY, applied_at REAL)")
+    con.executemany("INSERT INTO schema_migrations VALUES(?, 0)", [(v,) for v in range(1, 9)])
+    vectors = {f"h{i}": bytes([i]) * 1536 for i in range(50)}
+    con.executemany(
+        "INSERT INTO embedding_cache VALUES(?, ?, ?)", [(h, v, i) for i, (h, v) in enumerate(vectors.items())]
+    )
+    con.close()
+    store = Store(db)
+    assert store.schema_version() == SCHEMA_VERSION
+    assert dict(store.con.execute("SELECT embed_hash, vector FROM embedding_cache")) == vectors
+    assert (
+        store.con.execute("SELECT sql FROM sqlite_master WHERE name='embedding_cache'")
+        .fetchone()[0]
+        .count("INTEGER PRIMARY KEY")
+    )

@@ -50,6 +50,7 @@ class Cancel(Protocol):
 FILES_PER_TRANSACTION = 64
 BATCHES_PER_WRITE = 8  # vectors are written after this many model batches
 CACHE_KEEP_UNUSED = 50_000
+CACHE_PRUNE_EVERY = 2_000  # vectors cached between two looks for unused ones
 SKIPPED_PATHS_KEPT = 2000  # paths skipped by discovery's rules kept for status (the counts are all kept)
 
 
@@ -440,6 +441,6 @@ class Indexer:
             report.texts_embedded += len(chunk)
             done += len(chunk)
         if total:
-            self.store.prune_cache(CACHE_KEEP_UNUSED)
+            self.store.prune_cache(CACHE_KEEP_UNUSED, every=CACHE_PRUNE_EVERY)
             self.store.trim_vector_log()
         report.seconds["embed"] = time.perf_counter() - t0

@@ -14,6 +14,7 @@ import apsw
 # gives it (store.fts, store.file_fts): the one definition of both. A new column needs a new migration.
 SPAN_TEXT_COLUMNS = {"name": 4.0, "path": 2.0, "doc": 1.5, "body": 1.0, "terms": 0.7}
 FILE_TEXT_COLUMNS = {"path": 2.0, "body": 1.0, "terms": 0.5}
+COMMIT_TEXT_COLUMNS = {"message": 1.0, "touched": 1.5, "terms": 0.5}
 
 
 def _m1_initial(con: apsw.Connection) -> None:
@@ -127,6 +128,60 @@ def _m7_qualname_index(con: apsw.Connection) -> None:
     con.execute("CREATE INDEX spans_qualname ON spans(qualname)")
 
 
+def _m8_history(con: apsw.Connection) -> None:
+    # the repository's recent commits (engine/history): what changed, when and why, for history search
+    # and the recency of files; paths are relative to the workspace, symbols are qualified names
+    con.execute(
+        f"""
+        CREATE TABLE commits(
+            id INTEGER PRIMARY KEY,
+            sha TEXT NOT NULL UNIQUE,
+            time INTEGER NOT NULL,
+            message TEXT NOT NULL
+        );
+        CREATE TABLE commit_files(
+            commit_id INTEGER NOT NULL REFERENCES commits(id),
+            path TEXT NOT NULL,
+            added INTEGER NOT NULL,
+            deleted INTEGER NOT NULL,
+            PRIMARY KEY(commit_id, path)
+        ) WITHOUT ROWID;
+        CREATE INDEX commit_files_path ON commit_files(path);
+        CREATE TABLE commit_symbols(
+            commit_id INTEGER NOT NULL REFERENCES commits(id),
+            path TEXT NOT NULL,
+            qualname TEXT NOT NULL,
+            PRIMARY KEY(commit_id, path, qualname)
+        ) WITHOUT ROWID;
+        -- message, touched paths and names, and their sub-words
+        CREATE VIRTUAL TABLE commits_fts USING fts5(
+            {", ".join(COMMIT_TEXT_COLUMNS)},
+            content='', contentless_delete=1,
+            tokenize="unicode61 remove_diacritics 2"
+        );
+        """
+    )
+
+
+def _m9_compact_embedding_cache(con: apsw.Connection) -> None:
+    # a vector (1.5 KB) does not fit in a leaf of a WITHOUT ROWID table: each row took an overflow page and
+    # random keys split the leaves, 7 KB per vector. In rowid order rows are appended and fill their pages.
+    con.execute(
+        """
+        CREATE TABLE embedding_cache_new(
+            id INTEGER PRIMARY KEY,
+            embed_hash TEXT NOT NULL UNIQUE,
+            vector BLOB NOT NULL,
+            used_at REAL NOT NULL
+        );
+        INSERT INTO embedding_cache_new(embed_hash, vector, used_at)
+            SELECT embed_hash, vector, used_at FROM embedding_cache ORDER BY used_at;
+        DROP TABLE embedding_cache;
+        ALTER TABLE embedding_cache_new RENAME TO embedding_cache;
+        """
+    )
+
+
 MIGRATIONS: list[Callable[[apsw.Connection], None]] = [
     _m1_initial,
     _m2_vector_log,
@@ -135,5 +190,7 @@ MIGRATIONS: list[Callable[[apsw.Connection], None]] = [
     _m5_open_buffers,
     _m6_file_secrets,
     _m7_qualname_index,
+    _m8_history,
+    _m9_compact_embedding_cache,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -597,16 +597,23 @@ class Store:
                 attached += len(ids)
         return attached
 
-    def prune_cache(self, keep_unused: int) -> int:
-        """Drop the oldest cached vectors no span uses, keeping at most ``keep_unused`` of them."""
+    def prune_cache(self, keep_unused: int, every: int = 0) -> int:
+        """Drop the oldest cached vectors no span uses, keeping at most ``keep_unused`` of them; with
+        ``every``, only once that many vectors were cached since the last time (finding the unused ones
+        reads the whole cache: not after each edit)."""
         with self.atomic() as con:
+            newest = _scalar(con, "SELECT COALESCE(MAX(id), 0) FROM embedding_cache")
+            if every and newest - int(self.get_meta("cache_pruned_at", "0") or 0) < every:
+                return 0
             con.execute(
-                "DELETE FROM embedding_cache WHERE embed_hash IN (SELECT c.embed_hash FROM embedding_cache c "
+                "DELETE FROM embedding_cache WHERE id IN (SELECT c.id FROM embedding_cache c "
                 "WHERE NOT EXISTS (SELECT 1 FROM spans s WHERE s.embed_hash = c.embed_hash) "
                 "ORDER BY c.used_at DESC LIMIT -1 OFFSET ?)",
                 (keep_unused,),
             )
-            return con.changes()
+            dropped = con.changes()
+            self.set_meta("cache_pruned_at", str(newest))
+            return dropped
 
     # -- reading ---------------------------------------------------------------------------------
     def knn(self, vectors: np.ndarray, k: int, scope: Scope | None = None) -> list[tuple[int, float]]:

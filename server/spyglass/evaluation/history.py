@@ -24,11 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine.filerules import is_side_path, is_test_path
+from ..engine.history.touched import enclosing_symbols
 from ..engine.languages import has_grammar, is_code, language_for_path
-from ..engine.parsing import parse_spans
 from .corpus import repo_label, run_git
 from .dataset import EvalQuery, GoldItem
-from .metrics import FILE_ONLY_KINDS
 
 FIX = re.compile(
     r"\b(fix(es|ed|ing)?|bug(s|fix)?|crash(es|ed)?|panic(s|ked)?|wrong|incorrect|regression|broken)\b", re.I
@@ -97,19 +96,9 @@ def changed_lines(diff: bytes) -> dict[str, list[tuple[int, int]]]:
     return out
 
 
-def enclosing_symbols(path: str, data: bytes, ranges: list[tuple[int, int]]) -> list[str | None]:
-    """For each changed range, the qualified name of the innermost definition holding all of it (None:
-    outside any definition), distinct and in order; ranges in a test module are left out."""
-    spans = [s for s in parse_spans(path, data).spans if s.kind not in FILE_ONLY_KINDS]
-    found: list[str | None] = []
-    for first, last in ranges:
-        holding = [s for s in spans if s.start_line <= first and last <= s.end_line]
-        inner = min(holding, key=lambda s: s.end_line - s.start_line).qualname if holding else None
-        if inner and TEST_SCOPES & set(inner.split(".")):
-            continue
-        if inner not in found:
-            found.append(inner)
-    return found
+def gold_symbols(path: str, data: bytes, ranges: list[tuple[int, int]]) -> list[str | None]:
+    """:func:`enclosing_symbols`, without ranges in a test module (Rust's ``mod tests``)."""
+    return [s for s in enclosing_symbols(path, data, ranges) if not (s and TEST_SCOPES & set(s.split(".")))]
 
 
 def query_for(git_dir: Path, repo: str, commit: Commit, max_files: int) -> EvalQuery | None:
@@ -128,7 +117,7 @@ def query_for(git_dir: Path, repo: str, commit: Commit, max_files: int) -> EvalQ
     gold: list[GoldItem] = []
     for path, ranges in changed_lines(diff).items():
         data = run_git(git_dir, "cat-file", "blob", f"{commit.parent}:{path}")
-        symbols = enclosing_symbols(path, data, ranges)
+        symbols = gold_symbols(path, data, ranges)
         named = [s for s in symbols if s]
         if named:
             gold.extend(GoldItem(path, s) for s in named)

@@ -52,7 +52,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-FILE_ONLY_KINDS = frozenset({"module", "window", "section", "file"})
+from ..engine.history.touched import FILE_ONLY_KINDS
+
 CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "type"})
 
 FILE_ACC_K = (1, 3, 5, 10)

@@ -1,0 +1,24 @@
+"""Which definitions a change touched: the innermost definition around each changed line range.
+
+Shared by the history index (what a commit touched, named as search names it) and by the evaluation
+sets built from bug-fix commits (their gold)."""
+
+from __future__ import annotations
+
+from ..parsing import parse_spans
+
+# spans that stand for a whole file or a piece of one, not a definition
+FILE_ONLY_KINDS = frozenset({"module", "window", "section", "file"})
+
+
+def enclosing_symbols(path: str, data: bytes, ranges: list[tuple[int, int]]) -> list[str | None]:
+    """For each changed range, the qualified name of the innermost definition holding all of it (None:
+    outside any definition), distinct and in order."""
+    spans = [s for s in parse_spans(path, data).spans if s.kind not in FILE_ONLY_KINDS]
+    found: list[str | None] = []
+    for first, last in ranges:
+        holding = [s for s in spans if s.start_line <= first and last <= s.end_line]
+        inner = min(holding, key=lambda s: s.end_line - s.start_line).qualname if holding else None
+        if inner not in found:
+            found.append(inner)
+    return found
