@@ -73,7 +73,10 @@ async def run(minutes: float, every: float, edit_every: float = 1.0) -> dict:
     root = work / "shop"
     shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns(".spyglass"))
     (root / "gen").mkdir()
-    params = StdioServerParameters(command=sys.executable, args=["-m", "spyglass", "mcp", str(root)])
+    # this environment (the SDK passes only a few variables otherwise): PYTHONPATH picks the code under test
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "spyglass", "mcp", str(root)], env=dict(os.environ)
+    )
     rng = random.Random(7)
     samples, minutes_seen, errors = [], {}, 0
     async with Client(params, read_timeout_seconds=60) as client:

@@ -301,6 +301,17 @@ class Store:
             except BaseException:
                 con.execute("ROLLBACK")
                 raise
+        self._compact_if_mostly_free()
+
+    def _compact_if_mostly_free(self) -> None:
+        """VACUUM after a migration that left most pages free (a rebuilt table); readers keep reading."""
+        free, pages = _scalar(self.con, "PRAGMA freelist_count"), _scalar(self.con, "PRAGMA page_count")
+        if pages and free * 3 > pages:
+            try:
+                self.con.execute("VACUUM")
+                log.info("index compacted: %d of %d pages were free", free, pages)
+            except apsw.Error as e:  # busy: the space is reused by later writes anyway
+                log.info("index not compacted (%s)", e)
 
     def schema_version(self) -> int:
         return _scalar(self.con, "SELECT MAX(version) FROM schema_migrations")
