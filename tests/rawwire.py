@@ -407,7 +407,7 @@ def owed_after(data: bytes) -> tuple[bool, Any]:
 
 
 # -- each server's methods, and params that look right ------------------------------------------------
-MCP_TOOLS = ["search_code", "find_symbol", "get_span", "get_context", "index_status", "reindex"]
+MCP_TOOLS = ["search_code", "find_symbol", "get_span", "get_context", "search_history", "index_status", "reindex"]
 MCP_METHODS = ["ping", "tools/list", "tools/call", "resources/list", "prompts/list", "logging/setLevel",
                "completion/complete", "notifications/initialized", "notifications/cancelled", "initialize"]  # fmt: skip
 

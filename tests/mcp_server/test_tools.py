@@ -68,7 +68,15 @@ def text_of(result) -> str:
 async def test_the_tools_are_listed_with_schemas_and_read_only_hints(client):
     async with Client(client) as c:
         tools = {t.name: t for t in (await c.list_tools()).tools}
-    assert set(tools) == {"search_code", "get_span", "get_context", "find_symbol", "index_status", "reindex"}
+    assert set(tools) == {
+        "search_code",
+        "get_span",
+        "get_context",
+        "find_symbol",
+        "search_history",
+        "index_status",
+        "reindex",
+    }
     for name, tool in tools.items():
         assert tool.description and tool.output_schema, name
         assert tool.annotations.read_only_hint is (name != "reindex"), name

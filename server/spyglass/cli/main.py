@@ -37,7 +37,7 @@ from ..engine import (
     is_access_denied,
     parse_span_id,
 )
-from . import evaluate, exportmodel, mcpconfig, progress, render
+from . import evaluate, exportmodel, hooks, mcpconfig, progress, render
 from .errors import UsageError
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_NO_INDEX, EXIT_LOCKED = 0, 1, 2, 3, 4
@@ -99,6 +99,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="print secrets found in files as they are (by default they are replaced by [REDACTED:<kind>])",
     )
 
+    p = sub.add_parser("history", help="search the repository's recent commits: when and why something changed")
+    p.add_argument("query", nargs="?", default="", help="words from the change, a name or a file (may be empty)")
+    _add_common(p)
+    p.add_argument("--path", default=None, help="only commits that touched this file or folder")
+    p.add_argument("-k", type=int, default=10, help="at most this many commits (default 10)")
+    p.add_argument("--max-tokens", type=int, default=None, help="at most this many tokens (estimated) in all")
+
+    p = sub.add_parser("ask", help="an answer from the local LLM set in `llm_url`, citing the code it used")
+    p.add_argument("question")
+    _add_common(p)
+    p.add_argument("-k", type=int, default=8, help="spans to give the model (default 8)")
+
     p = sub.add_parser("span", help="print the current text of a span by its ID")
     p.add_argument("id", help="a span ID as printed by search: PATH:START-END#HASH")
     _add_common(p)
@@ -125,6 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-v", "--verbose", action="count", default=0, help="more logging on stderr")
 
     mcpconfig.add_parser(sub)
+    hooks.add_parser(sub)
     evaluate.add_parser(sub)
     exportmodel.add_parser(sub)
     return parser
@@ -286,6 +299,33 @@ def cmd_search(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_history(args: argparse.Namespace) -> int:
+    if args.k < 1:
+        raise UsageError("-k must be at least 1")
+    if args.max_tokens is not None and args.max_tokens < 1:
+        raise UsageError("--max-tokens must be at least 1")
+    with Workspace.open(_root(args), db=args.db) as ws:
+        path = ws.relpath(Path(args.path).resolve()) if args.path else None  # as the shell gave it: from here
+        found = ws.history(args.query, k=args.k, path=path, max_tokens=args.max_tokens)
+    if args.json:
+        render.emit_json(found)
+    else:
+        render.history(found)
+    return EXIT_OK
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    if args.k < 1:
+        raise UsageError("-k must be at least 1")
+    with Workspace.open(_root(args), db=args.db) as ws:
+        found = ws.ask(args.question, k=args.k)
+    if args.json:
+        render.emit_json(found)
+    else:
+        render.ask(found)
+    return EXIT_OK
+
+
 def cmd_span(args: argparse.Namespace) -> int:
     with Workspace.open(_root(args), db=args.db) as ws:
         ws.redact = not args.show_secrets
@@ -336,6 +376,9 @@ COMMANDS = {
     "search": cmd_search,
     "span": cmd_span,
     "status": cmd_status,
+    "history": cmd_history,
+    "ask": cmd_ask,
+    "hooks": hooks.run,
     "eval": evaluate.cmd_eval,
     "export-model": exportmodel.cmd_export_model,
 }

@@ -15,7 +15,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape as escape_markup
 
-from ..engine import OMIT_NONE, Freshness, IndexReport, SearchAnswer, SpanLookup, Status, Why
+from ..engine import OMIT_NONE, AskAnswer, Freshness, HistoryAnswer, IndexReport, SearchAnswer, SpanLookup, Status, Why
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)  # a terminal wraps; a log must not split a command
@@ -91,6 +91,11 @@ def index_summary(root: Path, report: IndexReport, status: Freshness) -> None:
         out.print(f"  {have(report.syntax_errors, 'file')} syntax errors (indexed anyway)")
     if report.files_with_secrets:
         out.print(f"  {have(report.files_with_secrets, 'file')} secrets (redacted in every answer)")
+    if report.history_commits:
+        out.print(
+            f"  history: {plural(report.history_commits, 'commit')} ({report.history_added} new, "
+            f"{report.seconds.get('history', 0):.1f}s)"
+        )
     pct = 100 * status.embedded_fraction
     out.print(f"  index: {status.files} files, {status.spans} spans, {pct:.1f}% embedded")
     if report.model_reset:
@@ -188,6 +193,36 @@ def _listed(rows: list[str], total: int) -> None:
         out.print(f"    [dim]… and {total - len(rows)} more[/]")
 
 
+def ask(answer: AskAnswer) -> None:
+    out.print(escape(answer.answer, lines=True))
+    out.print(f"[dim]{escape(answer.model)}, {answer.elapsed_ms / 1000:.1f} s; the spans it was given:[/]")
+    for h in answer.sources:
+        mark = "*" if h.id in answer.cited else " "
+        out.print(f" {mark} [cyan]{escape(h.id)}[/] [dim]{h.kind} {escape(h.symbol or '')}[/]")
+
+
+def history(answer: HistoryAnswer) -> None:
+    held = answer.history
+    if not held.commits:
+        out.print(f"No history in the index{f' ({escape(held.error)})' if held.error else ''}.")
+        return
+    if not answer.commits:
+        out.print(f"No commit matched {escape(answer.query)!r}.")
+    for i, c in enumerate(answer.commits, 1):
+        out.print(f"[bold]{i}. {escape(c.subject)}[/]  [dim]{c.sha[:12]} {c.date[:10]}[/]")
+        body = c.message.split("\n", 1)[1].strip() if "\n" in c.message else ""
+        for line in body.splitlines()[:6]:
+            out.print(f"   {escape(line)}")
+        for f in c.files:
+            names = ", ".join(s.name for s in f.symbols)
+            out.print(f"   [cyan]{escape(f.path)}[/] +{f.added} -{f.deleted}" + (f"  {escape(names)}" if names else ""))
+        if c.files_total > len(c.files):
+            out.print(f"   [dim]… {c.files_total - len(c.files)} more file(s)[/]")
+    if answer.truncated:
+        out.print("[dim]… cut to honour --max-tokens[/]")
+    out.print(f"[dim]{held.commits} commits held, up to {(held.head or '?')[:12]}[/]")
+
+
 def status(info: Status, verbose: bool = False) -> None:
     out.print(f"[bold]{escape(info.root)}[/]  index {escape(info.index_path)} ({info.index_bytes / 1e6:.1f} MB)")
     out.print(
@@ -217,7 +252,16 @@ def status(info: Status, verbose: bool = False) -> None:
         )
     )
     last = info.last_update or "never"
-    out.print(f"  last update: {last}" + (f", git HEAD {info.git_head[:12]}" if info.git_head else ""))
+    branch = f" ({escape(info.git_branch)})" if info.git_branch else ""
+    out.print(f"  last update: {last}" + (f", git HEAD {info.git_head[:12]}{branch}" if info.git_head else ""))
+    held = info.history
+    if held.commits:
+        out.print(f"  history: {held.commits} commits up to {(held.head or '?')[:12]} ({held.oldest} .. {held.newest})")
+    elif held.error:
+        out.print(f"  history: none ({escape(held.error)})")
+    if info.hot_files:
+        hot = ", ".join(f"{f.path} ({f.commits})" for f in info.hot_files[:5])
+        out.print(f"  hot spots: {escape(hot)}")
     changed = info.changed_since_update
     if changed.new or changed.modified or changed.deleted:
         out.print(

@@ -10,9 +10,13 @@ from .access import denied_message as access_denied_message
 from .access import is_denied as is_access_denied
 from .answers import (
     OMIT_NONE,
+    CommitHit,
     DiskChanges,
     FolderState,
     Freshness,
+    HistoryAnswer,
+    HistoryState,
+    HotFile,
     LineContext,
     LiveStatus,
     MatchKind,
@@ -34,6 +38,7 @@ from .answers import (
     SymbolMatch,
     Why,
 )
+from .asking import AskAnswer, LlmUnavailable
 from .buffers import TextChange
 from .embedding import Embedder
 from .encoders.export import export_onnx
@@ -63,6 +68,12 @@ from .stopping import StopOnSignals
 from .workspace import Workspace, find_root
 
 __all__ = [
+    "AskAnswer",
+    "LlmUnavailable",
+    "CommitHit",
+    "HistoryAnswer",
+    "HistoryState",
+    "HotFile",
     "CHANGE_COUNTS",
     "CHARS_PER_TOKEN",
     "DEFAULT_MODEL",

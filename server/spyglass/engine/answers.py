@@ -149,6 +149,9 @@ class Status(Freshness):
     configured_model: str | None  # the model the settings ask for (None: no embedding)
     writer: dict[str, Any] | None  # who holds the writer lock, as they wrote it (pid, command, since)
     git_head: str | None
+    git_branch: str | None
+    history: HistoryState  # what the index holds of the repository's history
+    hot_files: list[HotFile]  # the files its commits touched most
     warnings: list[str]
     changed_since_update: DiskChanges
 
@@ -270,3 +273,55 @@ class SpanLookup:
     def __post_init__(self) -> None:
         self.text_start_line = self.text_start_line or self.start_line
         self.text_end_line = self.text_end_line or self.end_line
+
+
+@dataclass(frozen=True)
+class TouchedSymbol:
+    name: str  # qualified, as the commit's version of the file named it
+    span_id: str | None  # the definition of that name in the file today; None when it is gone
+
+
+@dataclass(frozen=True)
+class TouchedFile:
+    path: str
+    added: int  # lines
+    deleted: int
+    symbols: list[TouchedSymbol]
+
+
+@dataclass(frozen=True)
+class CommitHit:
+    sha: str
+    date: str  # the author date, ISO 8601 UTC
+    subject: str
+    message: str  # the whole message, secrets redacted
+    files: list[TouchedFile]
+    files_total: int  # files the commit touched in the workspace (``files`` may hold fewer)
+    score: float
+
+
+@dataclass(frozen=True)
+class HistoryState:
+    """What the index holds of the repository's history, for status answers."""
+
+    head: str | None  # the commit the history was read at
+    branch: str | None
+    commits: int
+    newest: str | None  # author dates, ISO 8601 UTC
+    oldest: str | None
+    error: str | None  # why there is none (not a git repository, git not installed)
+
+
+@dataclass(frozen=True)
+class HotFile:
+    path: str
+    commits: int  # of the indexed ones that touched it
+    last_change: str  # ISO 8601 UTC
+
+
+@dataclass(frozen=True)
+class HistoryAnswer:
+    query: str
+    commits: list[CommitHit]
+    truncated: bool  # the token budget cut commits, files or messages
+    history: HistoryState

@@ -59,3 +59,22 @@ def _common_dir(gd: Path) -> Path:
         return gd
     p = Path(rel)
     return (p if p.is_absolute() else gd / p).resolve()
+
+
+def watched_dirs(root: Path) -> list[Path]:
+    """The git folders whose changes move HEAD or a branch of ``root``'s checkout (its git directory and,
+    for a linked worktree, the repository's common one); none outside git."""
+    gd = git_dir(root)
+    if gd is None:
+        return []
+    common = _common_dir(gd)
+    return [gd] if common == gd else [gd, common]
+
+
+def moves_head(path: Path, dirs: list[Path]) -> bool:
+    """Whether a change to ``path`` (inside one of ``dirs``) can move HEAD: HEAD itself, a ref, packed refs."""
+    for d in dirs:
+        if path.is_relative_to(d):
+            rel = path.relative_to(d).parts
+            return bool(rel) and (rel[0] in ("HEAD", "packed-refs") or rel[0] == "refs")
+    return False

@@ -78,6 +78,8 @@ class IndexReport:
     model_error: str | None = None
     model_reset: str | None = None
     cancelled: bool = False
+    history_commits: int = 0  # commits of the repository's history the index holds after the sync
+    history_added: int = 0
     parse_tree: Any = None  # update_path of a buffer: its new syntax tree (not part of the summary)
     seconds: dict[str, float] = field(default_factory=dict)
     changed_paths: list[str] = field(default_factory=list)

@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from . import owner
+from . import gitinfo, owner
 from .answers import FolderState, LiveStatus, PendingWork, Role
 from .buffers import Buffer, TextChange
 from .errors import IndexLocked, OutsideWorkspace, SpyglassError
@@ -48,7 +48,7 @@ RESYNC_NAMES = frozenset({".gitignore", ".spyglassignore", ".ignore", ".spyglass
 
 StatusFn = Callable[[LiveStatus], None]
 # one piece of the writer's work: edited buffers, changed files, a full sync, a batch of embeddings
-WorkKind = Literal["buffers", "files", "sync", "embed"]
+WorkKind = Literal["buffers", "files", "sync", "embed", "history"]
 WorkFn = Callable[[WorkKind, float], None]  # (what was done, seconds it took)
 
 
@@ -60,12 +60,13 @@ class _Work:
     buffers_due: float = 0.0  # monotonic time when the buffers' debounce ends
     files: set[str] = field(default_factory=set)
     full_sync: bool = False
+    history: bool = False  # HEAD or a branch moved: the history needs a sync
     waiters: list[Future] = field(default_factory=list)  # resolved after the next full sync
     file_waiters: list[Future] = field(default_factory=list)  # resolved once ``files`` is drained
     file_counts: dict[str, int] = field(default_factory=dict)  # what draining ``files`` did so far
 
     def urgent(self, now: float) -> bool:
-        return bool(self.files or self.full_sync or (self.buffers and now >= self.buffers_due))
+        return bool(self.files or self.full_sync or self.history or (self.buffers and now >= self.buffers_due))
 
 
 class _YieldCheck:
@@ -195,6 +196,12 @@ class LiveIndex:
             if any(Path(r).name in RESYNC_NAMES for r in rels):
                 self._work.full_sync = True
             self._work.files.update(rels)
+            self._cond.notify_all()
+
+    def history_changed(self) -> None:
+        """HEAD or a branch moved (also called by the watcher): bring the history up to date."""
+        with self._cond:
+            self._work.history = True
             self._cond.notify_all()
 
     def pause(self) -> None:
@@ -383,7 +390,11 @@ class LiveIndex:
             full = not buffers and not files and w.full_sync
             if full:
                 w.full_sync = False
+                w.history = False  # a full sync reads the history too
                 waiters, w.waiters = w.waiters, []
+            history = not buffers and not files and not full and w.history
+            if history:
+                w.history = False
         started = time.perf_counter()
         kind: WorkKind
         if buffers:
@@ -395,6 +406,10 @@ class LiveIndex:
         elif full:
             kind = "sync"
             self._full_sync(waiters)
+        elif history:
+            kind = "history"
+            self.ws.sync_history(cancel=_PausedCheck(self))
+            self._changed()
         else:
             kind = "embed"
             self._embed_some()
@@ -498,15 +513,20 @@ class LiveIndex:
             log.error("watchfiles is not installed: changes on disk are seen only on reindex")
             return
         index_dir = self.ws.db_path.parent
-        git_dir = self.ws.root / ".git"
+        git_dirs = gitinfo.watched_dirs(self.ws.root)
+        dot_git = self.ws.root / ".git"
 
         def keep(_change, path: str) -> bool:
             p = Path(path)
-            return not (p.is_relative_to(index_dir) or p.is_relative_to(git_dir))
+            if any(p.is_relative_to(d) for d in git_dirs):
+                return gitinfo.moves_head(p, git_dirs)
+            return not (p.is_relative_to(index_dir) or p.is_relative_to(dot_git))
 
+        outside = [d for d in git_dirs if not d.is_relative_to(self.ws.root)]
         try:
             for changes in watchfiles.watch(
                 self.ws.root,
+                *outside,
                 watch_filter=keep,
                 debounce=WATCH_DEBOUNCE_MS,
                 step=50,
@@ -514,6 +534,9 @@ class LiveIndex:
                 raise_interrupt=False,
                 yield_on_timeout=False,
             ):
-                self.files_changed([p for _, p in changes])
+                paths = [Path(p) for _, p in changes]
+                if any(gitinfo.moves_head(p, git_dirs) for p in paths):
+                    self.history_changed()
+                self.files_changed([p for p in paths if not any(p.is_relative_to(d) for d in git_dirs)])
         except Exception as e:  # e.g. too many inotify watches: say so, keep serving
             log.error("watching %s for changes failed (%s); changes on disk are seen only on reindex", self.ws.root, e)

@@ -95,6 +95,28 @@ class Settings(BaseModel):
     embed_timeout: float = Field(
         60.0, gt=0, le=3600, description="With encoder 'openai': seconds to wait for one request before retrying."
     )
+    llm_url: str = Field(
+        "",
+        description="Turns on `ask` (the MCP tool ask_codebase, `spyglass ask`): the base URL of an OpenAI-compatible "
+        "chat endpoint, e.g. 'http://127.0.0.1:11434/v1' (Ollama) or 'http://127.0.0.1:8080/v1' (llama.cpp's "
+        "server). The spans search finds for a question are sent there. Empty: no answers, the tool is not listed.",
+    )
+    llm_model: str = Field("default", description="The model name sent to the chat endpoint (Ollama needs one).")
+    llm_api_key_env: str = Field(
+        "",
+        description="The NAME of the environment variable holding the chat endpoint's key (sent as 'Authorization: "
+        "Bearer' when set). Never the key itself.",
+    )
+    allow_remote_llm: bool = Field(
+        False,
+        description="Allow `llm_url` to name a host that is not this machine (code leaves it). Off: only localhost "
+        "and loopback addresses.",
+    )
+    llm_timeout: float = Field(120.0, gt=0, le=3600, description="Seconds to wait for the chat endpoint's answer.")
+    llm_context_tokens: int = Field(
+        3000, ge=200, le=100_000, description="Most tokens of code sent with a question (the best spans first)."
+    )
+    llm_answer_tokens: int = Field(400, ge=16, le=8000, description="Most tokens in the answer.")
     include: list[str] = Field(
         default_factory=list,
         description="If set, only files matching one of these gitignore-style globs are indexed.",
@@ -125,6 +147,13 @@ class Settings(BaseModel):
     window_overlap: int = Field(10, ge=0, description="Lines shared by consecutive windows.")
     max_span_lines: int = Field(
         200, ge=20, description="Longer symbols are split into parts that each repeat the header."
+    )
+    history_commits: int = Field(
+        1000,
+        ge=0,
+        le=100_000,
+        description="Recent commits of the git repository kept in the index (messages, dates, the files and "
+        "definitions each touched), for history search and hot spots; 0 turns history off.",
     )
     index_dir: str = Field(".spyglass", description="Where the index lives, relative to the root unless absolute.")
     search: SearchSettings = Field(

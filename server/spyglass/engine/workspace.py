@@ -26,6 +26,9 @@ from . import access, gitinfo
 from .answers import (
     DiskChanges,
     Freshness,
+    HistoryAnswer,
+    HistoryState,
+    HotFile,
     LineContext,
     MatchLine,
     Related,
@@ -40,11 +43,14 @@ from .answers import (
     Status,
     SymbolMatch,
 )
+from .asking import AskAnswer, ask_llm, check_endpoint
 from .context import line_context
 from .discovery import Escaped, check_path, discover, read_inside
 from .embedding import Embedder
 from .errors import IndexCorrupt, IndexLocked, IndexOutdated, OutsideWorkspace, SpyglassError
 from .filerules import MISSING, UNREADABLE
+from .history.reader import HistoryReader
+from .history.recorder import HistoryReport, sync_history
 from .indexer import Cancel, Indexer, IndexReport, ProgressFn, content_hash
 from .lock import WriterLock
 from .parsing import parse_spans, split_lines
@@ -355,7 +361,19 @@ class Workspace:
         report = self._indexer().sync(progress, cancel, embed=embed)
         for rel, text in list(self.buffers.items()):  # the disk must not win over unsaved editor text
             self._indexer().update_path(rel, text, embed=False, session=self.session)
+        if not report.cancelled:
+            history = self.sync_history(cancel)
+            report.history_commits, report.history_added = history.commits, history.added
+            report.seconds["history"] = history.seconds
+            report.seconds["total"] = report.seconds.get("total", 0.0) + history.seconds
         return report
+
+    @_damage_is_index_corrupt
+    def sync_history(self, cancel: Cancel | None = None) -> HistoryReport:
+        """Bring the index's copy of the repository's recent history up to HEAD (``history_commits``)."""
+        self.acquire_writer()
+        stop = (lambda: cancel.is_set()) if cancel is not None else None
+        return sync_history(self.store, self.root, self.settings.history_commits, cancel=stop)
 
     @_damage_is_index_corrupt
     def update_file(
@@ -412,6 +430,41 @@ class Workspace:
         index = SearchedIndex(**vars(self.freshness()), mode=outcome.mode, note=outcome.note or None)
         hits = [self._clean_hit(h) for h in outcome.hits]
         return SearchAnswer(query, hits, outcome.truncated, index, outcome.tier, outcome.elapsed_ms)
+
+    @property
+    def can_ask(self) -> bool:
+        """Whether an LLM is configured for :meth:`ask`."""
+        return bool(self.settings.llm_url.strip())
+
+    @_damage_is_index_corrupt
+    def ask(self, question: str, k: int = 8, filters: SearchFilters | None = None) -> AskAnswer:
+        """An answer from the configured LLM, grounded in the best spans for ``question`` (see asking.py);
+        raises LlmUnavailable when none is configured, allowed or answering."""
+        check_endpoint(self.settings)  # before searching: a refusal costs nothing
+        found = self.search(question, k=k, filters=filters, max_tokens=self.settings.llm_context_tokens)
+        return ask_llm(self.settings, question, found.results)
+
+    @_damage_is_index_corrupt
+    def history(
+        self, query: str, k: int = 10, path: str | Path | None = None, max_tokens: int | None = None
+    ) -> HistoryAnswer:
+        """Commits that answer "when and why did X change": full text over messages, touched paths and
+        definitions, a commit that changed what the query names first; ``path`` keeps commits touching
+        that file or folder (inside the workspace)."""
+        rel = self.relpath(path) if path not in (None, "") else None
+        rel = None if rel == "." else rel
+        reader = HistoryReader(self.store)
+        commits, truncated = reader.search(query, k=k, path=rel, max_tokens=max_tokens)
+        return HistoryAnswer(query, commits, truncated, reader.state())
+
+    @_damage_is_index_corrupt
+    def history_state(self) -> HistoryState:
+        return HistoryReader(self.store).state()
+
+    @_damage_is_index_corrupt
+    def hot_files(self, n: int = 10) -> list[HotFile]:
+        """The files the indexed commits touched most (the hot spots)."""
+        return HistoryReader(self.store).hot_files(n)
 
     @_damage_is_index_corrupt
     def symbols(self, query: str, k: int = 50, semantic: bool = True) -> list[SymbolMatch]:
@@ -673,6 +726,9 @@ class Workspace:
             configured_model=self.embedder.model_id if self.embedder else None,
             writer=self.lock.holder(),
             git_head=gitinfo.head(self.root)[0],
+            git_branch=gitinfo.head(self.root)[1],
+            history=self.history_state(),
+            hot_files=self.hot_files(),
             warnings=list(self.warnings),
             changed_since_update=self._changes_on_disk(),
         )

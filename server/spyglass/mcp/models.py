@@ -9,7 +9,17 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from ..engine import LiveStatus, SearchedIndex, SearchHit, SpanLookup, SpanSummary, SymbolMatch
+from ..engine import (
+    CommitHit,
+    HistoryState,
+    HotFile,
+    LiveStatus,
+    SearchedIndex,
+    SearchHit,
+    SpanLookup,
+    SpanSummary,
+    SymbolMatch,
+)
 
 
 def _fields(answer: Any, **overrides: Any) -> dict[str, Any]:
@@ -144,11 +154,29 @@ class StatusOutput(BaseModel):
     head_commit: str | None = None
     branch: str | None = None
     error: str | None = None
+    history: HistoryInfo | None = Field(None, description="The repository's history held for search_history.")
+    hot_spots: list[HotSpot] = Field(default_factory=list, description="The files changed most often lately.")
 
     @classmethod
-    def of(cls, status: LiveStatus, head_commit: str | None, branch: str | None) -> StatusOutput:
+    def of(
+        cls,
+        status: LiveStatus,
+        head_commit: str | None,
+        branch: str | None,
+        history: HistoryState | None = None,
+        hot: list[HotFile] | None = None,
+    ) -> StatusOutput:
         pending_files = status.pending.files + status.pending.buffers
-        return cls.model_validate(_fields(status, pending_files=pending_files, head_commit=head_commit, branch=branch))
+        return cls.model_validate(
+            _fields(
+                status,
+                pending_files=pending_files,
+                head_commit=head_commit,
+                branch=branch,
+                history=HistoryInfo.of(history) if history is not None else None,
+                hot_spots=[HotSpot.of(h) for h in hot or []],
+            )
+        )
 
 
 class ReindexOutput(BaseModel):
@@ -156,3 +184,86 @@ class ReindexOutput(BaseModel):
     done: bool = Field(description="False when another process owns the index (it re-indexes by itself).")
     message: str
     changes: dict[str, int] = Field(default_factory=dict, description="added, changed, deleted, parsed, ...")
+
+
+class TouchedSymbolOut(BaseModel):
+    name: str = Field(description="The definition's qualified name in the commit's version of the file.")
+    id: str | None = Field(None, description="The span defining that name today, for get_span (null: gone).")
+
+
+class TouchedFileOut(BaseModel):
+    path: str
+    added: int = Field(description="Lines added.")
+    deleted: int = Field(description="Lines deleted.")
+    symbols: list[TouchedSymbolOut] = Field(description="Definitions around the changed lines.")
+
+
+class CommitOut(BaseModel):
+    sha: str
+    date: str = Field(description="Author date, ISO 8601 UTC.")
+    subject: str
+    message: str = Field(description="The whole message (secrets redacted).")
+    files: list[TouchedFileOut]
+    files_total: int = Field(description="Files it touched in the workspace; `files` may list fewer.")
+    score: float
+
+    @classmethod
+    def of(cls, hit: CommitHit, clean) -> CommitOut:
+        return cls(
+            sha=hit.sha,
+            date=hit.date,
+            subject=clean(hit.subject) or "",
+            message=clean(hit.message) or "",
+            files=[
+                TouchedFileOut(
+                    path=f.path,
+                    added=f.added,
+                    deleted=f.deleted,
+                    symbols=[TouchedSymbolOut(name=s.name, id=s.span_id) for s in f.symbols],
+                )
+                for f in hit.files
+            ],
+            files_total=hit.files_total,
+            score=hit.score,
+        )
+
+
+class HistoryInfo(BaseModel):
+    """What the index holds of the repository's history."""
+
+    head: str | None = Field(None, description="The commit the history was read at (the indexed HEAD).")
+    branch: str | None = None
+    commits: int
+    newest: str | None = None
+    oldest: str | None = None
+    error: str | None = Field(None, description="Why there is no history (not a git repository, no git).")
+
+    @classmethod
+    def of(cls, state: HistoryState) -> HistoryInfo:
+        return cls.model_validate(_fields(state))
+
+
+class HotSpot(BaseModel):
+    path: str
+    commits: int = Field(description="Indexed commits that touched it.")
+    last_change: str
+
+    @classmethod
+    def of(cls, hot: HotFile) -> HotSpot:
+        return cls.model_validate(_fields(hot))
+
+
+class HistoryOutput(BaseModel):
+    query: str
+    commits: list[CommitOut]
+    truncated: bool = Field(description="Commits, files or messages were cut to fit max_tokens.")
+    history: HistoryInfo
+
+
+class AskOutput(BaseModel):
+    question: str
+    answer: str = Field(description="The model's answer (secrets redacted).")
+    cited: list[str] = Field(description="Span ids the answer cites, in order (only ids it was given).")
+    sources: list[SearchResult] = Field(description="The spans the model was given, best first.")
+    model: str
+    elapsed_ms: float = Field(description="Search and answer together, in milliseconds.")

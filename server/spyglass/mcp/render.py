@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from .models import ContextOutput, IndexState, ReindexOutput, SearchOutput, SpanOutput, StatusOutput, SymbolOutput
+from .models import (
+    AskOutput,
+    ContextOutput,
+    HistoryOutput,
+    IndexState,
+    ReindexOutput,
+    SearchOutput,
+    SpanOutput,
+    StatusOutput,
+    SymbolOutput,
+)
 
 
 def _index_line(ix: IndexState) -> str:
@@ -83,6 +93,14 @@ def status(out: StatusOutput) -> str:
         f"({out.pending_embeddings} waiting), {out.pending_files} changed files pending",
         f"model: {model}; last update: {out.last_update or 'never'}",
     ]
+    if out.history is not None:
+        h = out.history
+        if h.commits:
+            lines.append(f"history: {h.commits} commit(s) up to {(h.head or '?')[:12]} ({h.oldest} .. {h.newest})")
+        elif h.error:
+            lines.append(f"history: none ({h.error})")
+    if out.hot_spots:
+        lines.append("hot spots: " + ", ".join(f"{f.path} ({f.commits})" for f in out.hot_spots))
     if out.error:
         lines.append(f"error: {out.error}")
     return "\n".join(lines)
@@ -98,3 +116,38 @@ def _fence(text: str, language: str) -> str:
     while fence in text:
         fence += "`"
     return f"{fence}{language}\n{text}\n{fence}"
+
+
+def history(out: HistoryOutput) -> str:
+    held = out.history
+    if held.error and not held.commits:
+        return f"No history: {held.error}."
+    where = f"{held.commits} commit(s) held, up to {held.head[:12] if held.head else 'no HEAD'}"
+    head = f'{len(out.commits)} commit(s) for "{out.query}" ({where})'
+    if not out.commits:
+        return head + "\nNo commit matched: try a name, a file (path=...) or other words."
+    lines = [head]
+    for i, c in enumerate(out.commits, 1):
+        lines.append(f"\n{i}. {c.sha[:12]} {c.date[:10]} {c.subject}")
+        body = c.message.split("\n", 1)[1].strip() if "\n" in c.message else ""
+        if body:
+            lines.extend(f"   {line}" for line in body.splitlines())
+        for f in c.files:
+            names = ", ".join(f"{s.name} [{s.id}]" if s.id else f"{s.name} (gone)" for s in f.symbols)
+            lines.append(f"   {f.path} +{f.added} -{f.deleted}" + (f": {names}" if names else ""))
+        if c.files_total > len(c.files):
+            lines.append(f"   … {c.files_total - len(c.files)} more file(s)")
+    if out.truncated:
+        lines.append("\n(commits were cut to fit max_tokens)")
+    return "\n".join(lines)
+
+
+def ask(out: AskOutput) -> str:
+    lines = [
+        f"{out.answer}\n",
+        f"({out.model}, {out.elapsed_ms / 1000:.1f} s; cited {len(out.cited)} of the spans given)",
+    ]
+    for r in out.sources:
+        mark = "*" if r.id in out.cited else " "
+        lines.append(f"{mark} {r.id}  {r.kind} {r.symbol}")
+    return "\n".join(lines)

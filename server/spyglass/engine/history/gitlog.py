@@ -8,17 +8,23 @@ to the workspace (which may be a folder inside the repository); files outside it
 
 from __future__ import annotations
 
+import logging
+import os
 import re
 import shutil
 import subprocess
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 HUNK = re.compile(rb"^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 INDEX_LINE = re.compile(rb"^index ([0-9a-f]+)\.\.([0-9a-f]+)")
 RECORD = b"\x1e"
 TIMEOUT_S = 300
+# never reach the network (a partial clone would fetch missing objects) or ask for a password
+GIT_ENV = {**os.environ, "GIT_NO_LAZY_FETCH": "1", "GIT_TERMINAL_PROMPT": "0"}
 
 
 class GitUnavailable(RuntimeError):
@@ -62,6 +68,7 @@ class Repository:
             done = subprocess.run(
                 [self.git or "git", "-c", "core.quotePath=false", *args],
                 cwd=self.root,
+                env=GIT_ENV,
                 input=stdin,
                 capture_output=True,
                 timeout=TIMEOUT_S,
@@ -88,25 +95,45 @@ class Repository:
         out = self._run("rev-list", "--no-merges", f"--max-count={int(n)}", ref, "--", ".")
         return out.decode().split()
 
-    def changes(self, shas: Iterable[str]) -> Iterator[CommitChanges]:
-        """Each commit in ``shas`` (in that order) with the files it touched inside the workspace."""
+    def changes(self, shas: Iterable[str]) -> list[CommitChanges]:
+        """Each commit in ``shas`` (in that order) with the files it touched inside the workspace. A commit
+        whose diff cannot be read (an object missing from a shallow or partial clone: never fetched here)
+        comes with its message and no files; one that cannot be read at all is left out."""
         shas = list(shas)
         if not shas:
-            return
+            return []
+        try:
+            return self._changes(shas, patch=True)
+        except GitUnavailable:
+            if len(shas) > 1:
+                half = len(shas) // 2
+                return self.changes(shas[:half]) + self.changes(shas[half:])
+        try:
+            return self._changes(shas, patch=False)
+        except GitUnavailable as e:
+            log.info("commit %s cannot be read: %s", shas[0], e)
+            return []
+
+    def _changes(self, shas: list[str], patch: bool) -> list[CommitChanges]:
+        diff = ["-p", "-U0", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv", "--full-index"]
         args = [
-            "log", "--no-walk=unsorted", "--stdin", "-p", "-U0", "--no-renames", "--no-color", "--no-ext-diff",
-            "--no-textconv", "--full-index", "--format=%x1e%H%x00%at%x00%B%x00", "--relative", "--", ".",
+            "log", "--no-walk=unsorted", "--stdin", *(diff if patch else []),
+            "--format=%x1e%H%x00%at%x00%B%x00", "--relative", "--", ".",
         ]  # fmt: skip
         out = self._run(*args, stdin="\n".join(shas).encode() + b"\n")
+        found = []
         for record in out.split(RECORD)[1:]:
-            head, _, diff = record.partition(b"\x00\n")  # the format's last NUL, then git's newline
+            head, _, diff_text = record.partition(b"\x00\n")  # the format's last NUL, then git's newline
             sha, when, message = (head.split(b"\x00", 2) + [b"", b""])[:3]
-            yield CommitChanges(
-                sha.decode().strip(),
-                int(when or 0),
-                message.decode("utf-8", "replace").strip(),
-                _file_changes(diff),
+            found.append(
+                CommitChanges(
+                    sha.decode().strip(),
+                    int(when or 0),
+                    message.decode("utf-8", "replace").strip(),
+                    _file_changes(diff_text),
+                )
             )
+        return found
 
     def blobs(self) -> BlobReader:
         return BlobReader(self.git or "git", self.root)
@@ -152,7 +179,7 @@ class BlobReader:
     def __init__(self, git: str, root: Path):
         self._proc = subprocess.Popen(
             [git, "cat-file", "--batch"], cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, env=GIT_ENV,
         )  # fmt: skip
 
     def read(self, blob: str, limit: int) -> bytes | None:
@@ -174,6 +201,9 @@ class BlobReader:
             self._proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             self._proc.kill()
+            self._proc.wait()
+        if self._proc.stdout:
+            self._proc.stdout.close()
 
     def __enter__(self) -> BlobReader:
         return self

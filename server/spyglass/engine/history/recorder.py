@@ -78,19 +78,22 @@ def sync_history(
             con.execute("DELETE FROM commit_symbols WHERE commit_id=?", (cid,))
             con.execute("DELETE FROM commits WHERE id=?", (cid,))
     report.removed = len(gone)
+    read = 0
     if repo is not None and new:
         with repo.blobs() as blobs:
             for start in range(0, len(new), BATCH):
                 if cancel is not None and cancel():
                     break
-                changes = list(repo.changes(new[start : start + BATCH]))
+                batch = new[start : start + BATCH]
+                changes = repo.changes(batch)  # without a commit git could not read at all
                 with store.atomic() as con:
                     for commit in changes:
                         _record(con, commit, blobs)
                 report.added += len(changes)
+                read += len(batch)
                 if progress:
-                    progress(report.added, len(new))
-    complete = report.added == len(new)
+                    progress(read, len(new))
+    complete = read == len(new)
     with store.atomic():
         store.set_meta(META_HEAD, head if complete and head else "")
         store.set_meta(META_BRANCH, git_head(root)[1] or "")

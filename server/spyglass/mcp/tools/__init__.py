@@ -1,5 +1,5 @@
 """The MCP tools, one module per group; each module's ``register(server, session)`` adds its tools."""
 
-from . import index, search, spans
+from . import ask, history, index, search, spans
 
-GROUPS = (search, spans, index)
+GROUPS = (search, spans, history, ask, index)

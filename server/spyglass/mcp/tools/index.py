@@ -24,12 +24,14 @@ def register(server: MCPServer, session: Session) -> None:
     @server.tool(
         name="index_status",
         description="How complete and fresh the code index is: files, spans, share embedded, pending changes, "
-        "last update, git HEAD, model. Check it when results look stale or empty.",
+        "last update, git HEAD and branch, the history held (up to which commit) and the hot spots (files "
+        "changed most often lately), model. Check it when results look stale or empty.",
         annotations=READ_ONLY,
     )
     def index_status() -> Annotated[CallToolResult, StatusOutput]:
         commit, branch = git_head(session.root)
-        out = StatusOutput.of(session.live.status(), commit, branch)
+        history, hot = session.call("index_status", lambda: (session.ws.history_state(), session.ws.hot_files()))
+        out = StatusOutput.of(session.live.status(), commit, branch, history, hot)
         return answer(out, render.status(out))
 
     @server.tool(
