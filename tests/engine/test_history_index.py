@@ -195,3 +195,34 @@ def test_a_live_index_follows_commits_that_change_no_file(tmp_path):
         assert commit.files[0].symbols[0].name == "tax"
     finally:
         live.stop()
+
+
+def test_file_recency_counts_how_often_and_how_lately_a_file_changed(tmp_path):
+    repo = Repo(tmp_path / "w")
+    for n in range(3):
+        repo.commit(f"Tune a {n}", {"a.py": f"A = {n}\n"})
+    repo.commit("Touch b", {"b.py": "B = 1\n"})
+    with _open(repo.root) as ws:
+        ws.index()
+        recency = ws.store.file_recency(half_life=1.0)
+    # a.py: ages 1, 2, 3 -> 0.5 + 0.25 + 0.125 = 0.875; b.py: age 0 -> 1.0 (the busiest is 1)
+    assert recency == {"b.py": 1.0, "a.py": pytest.approx(0.875)}
+
+
+def test_the_recency_signal_raises_recently_changed_files_only_when_turned_on(tmp_path):
+    from dataclasses import replace
+
+    from spyglass.engine.search.config import DEFAULT_RANKING
+
+    repo = Repo(tmp_path / "w")
+    body = "def refund_order(order):\n    '''Refund an order to its card.'''\n    return order.total\n"
+    repo.commit("Add refunds", {"old/refund.py": body, "new/refund.py": body})
+    for n in range(5):
+        repo.commit(f"Rework new refunds {n}", {"new/refund.py": body + f"\n\nVERSION = {n}\n"})
+    with _open(repo.root) as ws:
+        ws.index()
+        plain = [h.path for h in ws.search("refund an order", k=5, cut=False).results]
+        ws.searcher.config = replace(DEFAULT_RANKING, recency=0.3)
+        recent = [h.path for h in ws.search("refund an order", k=5, cut=False).results]
+    assert plain[0] == "old/refund.py"  # without recency: the copy with nothing but the function
+    assert recent[0] == "new/refund.py"

@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 from gitrepo import commit, git
-
 from spyglass.evaluation.dataset import EvalQuery, GoldItem, save_queries
 from spyglass.evaluation.runner import EvalConfig, run
 
@@ -126,3 +125,24 @@ def test_cli_run_leaves_out_the_ids_of_an_excluded_file(tmp_path: Path):
         [*base, "--work", str(tmp_path / "w"), "--exclude", str(queries)], capture_output=True, text=True
     )
     assert proc.returncode == 2 and "no queries to run" in proc.stderr
+
+
+def test_each_commit_is_searched_with_history_up_to_it_and_variants_score_on_the_same_index(tmp_path: Path):
+    from dataclasses import replace
+
+    from spyglass.engine import Workspace
+    from spyglass.engine.search.config import DEFAULT_RANKING
+
+    mirrors = tmp_path / "mirrors"
+    repo = mirrors / "acme+shop" / "repo"
+    repo.mkdir(parents=True)
+    git(repo, "init", "-q")
+    c1, c2 = commit(repo, "Add the cart", FILES_V1), commit(repo, "Add the tax", FILES_V2)
+    commit(repo, "Later work the evaluation must not see", {"shop/later.py": "X = 1\n"})
+    config = EvalConfig(work=tmp_path / "work", mirrors=mirrors, overrides={"embed": False})
+    report = run(_queries(c1, c2), config, variants={"recent": replace(DEFAULT_RANKING, recency=0.2)})
+    assert set(report["systems"]) == {"spyglass", "spyglass recent", "bm25 control"}
+    assert report["systems"]["spyglass recent"]["instances"] == 2
+    with Workspace.open(tmp_path / "work" / "acme+shop") as ws:
+        state = ws.history_state()
+        assert (state.head, state.commits) == (c2, 2)  # the last query's commit, nothing after it

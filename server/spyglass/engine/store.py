@@ -626,6 +626,26 @@ class Store:
             self.set_meta("cache_pruned_at", str(newest))
             return dropped
 
+    # -- history ---------------------------------------------------------------------------------
+    def file_recency(self, half_life: float) -> dict[str, float]:
+        """Each file's recent change activity in (0, 1] from the held commits (engine/history): every commit
+        touching it adds ``0.5 ** (age / half_life)``, its age counted in commits (the newest is 0); the
+        busiest file is 1. Empty without history."""
+        rows = self.con.execute(
+            "SELECT cf.path, r.age FROM commit_files cf JOIN (SELECT id, ROW_NUMBER() OVER "
+            "(ORDER BY time DESC, id DESC) - 1 AS age FROM commits) r ON r.id = cf.commit_id"
+        )
+        activity: dict[str, float] = {}
+        for path, age in rows:
+            activity[str(path)] = activity.get(str(path), 0.0) + 0.5 ** (int(cast(int, age)) / half_life)
+        top = max(activity.values(), default=0.0)
+        return {path: a / top for path, a in activity.items()} if top else {}
+
+    def history_version(self) -> tuple[str | None, int]:
+        """What the held history is (the HEAD it was read at, and its last commit's row): changes when it does."""
+        last = _scalar(self.con, "SELECT COALESCE(MAX(id), 0) FROM commits")
+        return self.get_meta("history_head"), last
+
     # -- reading ---------------------------------------------------------------------------------
     def knn(self, vectors: np.ndarray, k: int, scope: Scope | None = None) -> list[tuple[int, float]]:
         """(span rowid, cosine distance) of the ``k`` nearest embedded spans (in ``scope``) to one query

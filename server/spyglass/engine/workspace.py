@@ -150,6 +150,9 @@ class Workspace:
         self.searcher = Searcher(store, self.embedder, vectors, reranker, ranking)
         self.searcher.read_text = self._current_text  # snippets are numbered as the file is now
         self.buffers: dict[str, str] = {}  # unsaved editor text by path, newer than the disk
+        # where the history comes from when the tree is not a checkout (an evaluation's materialised commit):
+        # a git directory and the commit; None: the repository the root is in, at its HEAD
+        self.history_source: tuple[Path, str] | None = None
         # tags the buffers this open writes into the index: they are this session's, and the disk's text
         # comes back when it ends (close(); or, if the process died, whoever takes the writer lock next)
         self.session = uuid.uuid4().hex
@@ -373,7 +376,8 @@ class Workspace:
         """Bring the index's copy of the repository's recent history up to HEAD (``history_commits``)."""
         self.acquire_writer()
         stop = (lambda: cancel.is_set()) if cancel is not None else None
-        return sync_history(self.store, self.root, self.settings.history_commits, cancel=stop)
+        depth = self.settings.history_commits
+        return sync_history(self.store, self.root, depth, cancel=stop, source=self.history_source)
 
     @_damage_is_index_corrupt
     def update_file(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -91,10 +91,17 @@ def run(
     config: EvalConfig,
     on_result: Callable[[int, int, EvalQuery, dict[str, InstanceScore]], None] | None = None,
     ranking: RankingConfig | None = None,
+    variants: Mapping[str, RankingConfig] | None = None,
 ) -> dict:
     """Evaluate ``queries``; returns a report (see report.make_report) with timings in its config.
-    ``ranking`` replaces the workspace's ranking settings (bench/ablation.py)."""
-    scores: dict[str, list[InstanceScore]] = {"spyglass": [], "bm25 control": []}
+    ``ranking`` replaces the workspace's ranking settings (bench/ablation.py); each of ``variants`` is
+    scored too, as the system "spyglass NAME", on the same index (bench/recency_ablation.py).
+
+    A query at a commit of a repository has that repository's history up to the commit (the history
+    index reads the git directory, not the materialised tree, which has none)."""
+    variants = dict(variants or {})
+    scores: dict[str, list[InstanceScore]] = {"spyglass": [], **{f"spyglass {v}": [] for v in variants}}
+    scores["bm25 control"] = []
     timing = {"materialise": 0.0, "index": 0.0, "search": 0.0, "bm25": 0.0}
     embedded = 0
     done = 0
@@ -108,6 +115,7 @@ def run(
                 t = time.perf_counter()
                 if git_dir is not None:
                     materialise(git_dir, q.commit or "", folder)
+                    ws.history_source = (git_dir, q.commit or "HEAD")
                 timing["materialise"] += time.perf_counter() - t
 
                 t = time.perf_counter()
@@ -127,6 +135,16 @@ def run(
                     tokens=_tokens(hits, config.token_k),
                     cut=[RetrievedSpan(h.path, h.symbol, h.kind) for h in answer],
                 )
+
+                default = ws.searcher.config
+                for name, variant in variants.items():
+                    ws.searcher.config = variant
+                    found = ws.search(text, k=config.k, cut=False).results
+                    retrieved = [RetrievedSpan(h.path, h.symbol, h.kind) for h in found]
+                    scores[f"spyglass {name}"].append(
+                        score_instance(q.id, q.gold, retrieved, tokens=_tokens(found, config.token_k))
+                    )
+                ws.searcher.config = default
 
                 t = time.perf_counter()
                 with BM25Files() as bm25:

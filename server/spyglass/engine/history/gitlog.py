@@ -49,24 +49,27 @@ class CommitChanges:
 
 
 class Repository:
-    """The git repository holding ``root``; raises :class:`GitUnavailable` when there is none."""
+    """The git repository holding ``root`` (its HEAD), or with ``git_dir`` that repository as of ``ref``
+    (a tree materialised from it, as the evaluation does); raises :class:`GitUnavailable` when there is none."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, git_dir: Path | None = None, ref: str = "HEAD"):
         self.git = shutil.which("git")
         if self.git is None:
             raise GitUnavailable("git is not installed")
         self.root = root
+        self.ref = ref
+        self._where = ["--git-dir", str(git_dir)] if git_dir is not None else []
+        if git_dir is not None:
+            return
         try:
-            top, prefix = self._run("rev-parse", "--show-toplevel", "--show-prefix").decode().split("\n")[:2]
+            self._run("rev-parse", "--show-toplevel")
         except GitUnavailable as e:
             raise GitUnavailable(f"{root} is not in a git repository") from e
-        self.toplevel = Path(top)
-        self.prefix = prefix.strip()  # "" or "sub/folder/": where the workspace sits in the repository
 
     def _run(self, *args: str, stdin: bytes | None = None) -> bytes:
         try:
             done = subprocess.run(
-                [self.git or "git", "-c", "core.quotePath=false", *args],
+                [self.git or "git", *self._where, "-c", "core.quotePath=false", *args],
                 cwd=self.root,
                 env=GIT_ENV,
                 input=stdin,
@@ -84,15 +87,15 @@ class Repository:
     def head(self) -> str | None:
         """The commit checked out; None in a repository with no commit yet."""
         try:
-            return self._run("rev-parse", "--verify", "-q", "HEAD^{commit}").decode().strip() or None
+            return self._run("rev-parse", "--verify", "-q", f"{self.ref}^{{commit}}").decode().strip() or None
         except GitUnavailable:
             return None
 
-    def recent(self, n: int, ref: str = "HEAD") -> list[str]:
-        """The newest ``n`` non-merge commits reachable from ``ref`` that touch the workspace, newest first."""
+    def recent(self, n: int) -> list[str]:
+        """The newest ``n`` non-merge commits reachable from the ref that touch the workspace, newest first."""
         if n <= 0:
             return []
-        out = self._run("rev-list", "--no-merges", f"--max-count={int(n)}", ref, "--", ".")
+        out = self._run("rev-list", "--no-merges", f"--max-count={int(n)}", self.ref, "--", *self._paths)
         return out.decode().split()
 
     def changes(self, shas: Iterable[str]) -> list[CommitChanges]:
@@ -118,7 +121,7 @@ class Repository:
         diff = ["-p", "-U0", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv", "--full-index"]
         args = [
             "log", "--no-walk=unsorted", "--stdin", *(diff if patch else []),
-            "--format=%x1e%H%x00%at%x00%B%x00", "--relative", "--", ".",
+            "--format=%x1e%H%x00%at%x00%B%x00", *self._relative, "--", *self._paths,
         ]  # fmt: skip
         out = self._run(*args, stdin="\n".join(shas).encode() + b"\n")
         found = []
@@ -135,8 +138,17 @@ class Repository:
             )
         return found
 
+    @property
+    def _paths(self) -> list[str]:
+        """The workspace's folder as a pathspec: "." from inside a work tree; the whole repository otherwise."""
+        return [] if self._where else ["."]
+
+    @property
+    def _relative(self) -> list[str]:
+        return [] if self._where else ["--relative"]
+
     def blobs(self) -> BlobReader:
-        return BlobReader(self.git or "git", self.root)
+        return BlobReader([self.git or "git", *self._where], self.root)
 
 
 def _file_changes(diff: bytes) -> list[FileChange]:
@@ -176,9 +188,9 @@ def _unquote(name: bytes) -> str:
 class BlobReader:
     """File versions by blob id, from one ``git cat-file --batch`` process."""
 
-    def __init__(self, git: str, root: Path):
+    def __init__(self, git: list[str], root: Path):
         self._proc = subprocess.Popen(
-            [git, "cat-file", "--batch"], cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            [*git, "cat-file", "--batch"], cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, env=GIT_ENV,
         )  # fmt: skip
 

@@ -50,12 +50,14 @@ def sync_history(
     depth: int,
     cancel: Callable[[], bool] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    source: tuple[Path, str] | None = None,
 ) -> HistoryReport:
-    """Bring the index's history up to HEAD's newest ``depth`` commits (0 forgets all of it)."""
+    """Bring the index's history up to HEAD's newest ``depth`` commits (0 forgets all of it); with
+    ``source`` (a git directory and a commit), that repository's history up to that commit instead."""
     t0 = time.perf_counter()
     report = HistoryReport()
     try:
-        repo = Repository(root) if depth > 0 else None
+        repo = (Repository(root, *source) if source else Repository(root)) if depth > 0 else None
     except GitUnavailable as e:
         repo, report.error = None, str(e)
     head = repo.head() if repo else None
@@ -96,7 +98,7 @@ def sync_history(
     complete = read == len(new)
     with store.atomic():
         store.set_meta(META_HEAD, head if complete and head else "")
-        store.set_meta(META_BRANCH, git_head(root)[1] or "")
+        store.set_meta(META_BRANCH, "" if source else git_head(root)[1] or "")
         store.set_meta(META_DEPTH, str(depth) if complete else "")
         store.set_meta(META_ERROR, report.error or "")
     report.commits = len(held) - len(gone) + report.added

@@ -89,6 +89,14 @@ class RankingConfig:
     # words leans on meaning more than on shared words (semble tune +0.005, behaviour tune top 1 +1 query)
     words_weights: Mapping[str, float] = field(default_factory=lambda: {"vector": 0.35, "lexical": 0.25})
 
+    # recently and often changed files (the history, engine/history; Store.file_recency), 0: off. "weighted"
+    # scales a span's score by 1 + recency * r(file); "rrf" re-orders by 1/(60 + rank) + recency/(60 + the
+    # file's rank by r); recency_words_only: only for a description in words (no name, no path asked)
+    recency: float = 0.0
+    recency_fusion: Literal["weighted", "rrf"] = "weighted"
+    recency_words_only: bool = False
+    recency_half_life: float = 100.0  # commits
+
     # the deep tier: retrievers draw this many times more candidates; the query is searched again with the
     # names of its best ``rewrite_names`` results added, whose scores count ``rewrite_weight`` of their own
     deep_pool: int = 3

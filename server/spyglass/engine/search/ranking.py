@@ -123,6 +123,27 @@ def rank(
     return scored
 
 
+def with_recency(scored: Scored, recency: Mapping[str, float], weight: float, fusion: str) -> Scored:
+    """``scored`` (best first) with recently and often changed files (``recency``: path -> 0..1) raised:
+    "weighted" scales each score by ``1 + weight * recency``; "rrf" re-orders by reciprocal-rank fusion of
+    the ranking with the files' order by recency (scores keep their values, only the order changes)."""
+    if not recency or weight <= 0:
+        return scored
+    if fusion == "weighted":
+        out = [(score * (1.0 + weight * recency.get(span.path, 0.0)), span) for score, span in scored]
+        out.sort(key=lambda t: (-t[0], t[1].path, t[1].start_line))
+        return out
+    by_recency = sorted({span.path for _, span in scored if span.path in recency}, key=lambda p: -recency[p])
+    file_rank = {path: i for i, path in enumerate(by_recency)}
+
+    def fused(i: int, span: StoredSpan) -> float:
+        extra = weight / (60 + file_rank[span.path]) if span.path in file_rank else 0.0
+        return 1.0 / (60 + i) + extra
+
+    order = sorted(range(len(scored)), key=lambda i: -fused(i, scored[i][1]))
+    return [scored[i] for i in order]
+
+
 def beside(span: StoredSpan, named: Set[int], factor: float) -> float:
     """``factor`` for a candidate that is not a definition a name query names, or is one in a test file
     (below the others named); 1 for the rest."""

@@ -28,7 +28,7 @@ from . import retrievers
 from .config import DEFAULT_RANKING, TIERS, RankingConfig, Tier
 from .filters import SearchFilters
 from .query import ParsedQuery, names_whole, other_forms, parse_query
-from .ranking import matched_signals, priors_within, rank
+from .ranking import matched_signals, priors_within, rank, with_recency
 from .rerank import Reranker, rerank
 from .shaping import confident, diverse, fit_budget
 from .vectors import StoreVectors, VectorIndex
@@ -62,6 +62,7 @@ class Searcher:
         self.wait_for_model = True
         # a file's current text by path (unsaved editor text included), to number snippets; None: the index's
         self.read_text: Callable[[str], str | None] | None = None
+        self._recency_cache: tuple[tuple, dict[str, float]] | None = None
 
     def search(
         self,
@@ -167,7 +168,18 @@ class Searcher:
             words=words,
             named=named,
         )
+        if config.recency > 0 and (words or not config.recency_words_only):
+            scored = with_recency(
+                scored, self._recency(config.recency_half_life), config.recency, config.recency_fusion
+            )
         return scored, signals
+
+    def _recency(self, half_life: float) -> dict[str, float]:
+        """The files' recency from the held history, read again only when the history changed."""
+        key = (self.store.history_version(), half_life)
+        if self._recency_cache is None or self._recency_cache[0] != key:
+            self._recency_cache = (key, self.store.file_recency(half_life))
+        return self._recency_cache[1]
 
     def _with_their_names(
         self,
