@@ -28,7 +28,7 @@ ASK_DESCRIPTION = " ".join(
 
 
 def register(server: MCPServer, session: Session) -> None:
-    if not session.ws.can_ask:
+    if session.index is None or not session.index.ws.can_ask:  # no index: no settings to read either
         return
 
     @server.tool(name="ask_codebase", description=ASK_DESCRIPTION, annotations=READ_ONLY)
