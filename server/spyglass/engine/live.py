@@ -408,7 +408,9 @@ class LiveIndex:
             self._full_sync(waiters)
         elif history:
             kind = "history"
-            self.ws.sync_history(cancel=_PausedCheck(self))
+            if not self.ws.sync_history(cancel=_YieldCheck(self)).complete and not self.paused:
+                with self._cond:  # an edit came first: go on after it (paused: at the next reindex)
+                    self._work.history = True
             self._changed()
         else:
             kind = "embed"
@@ -473,13 +475,15 @@ class LiveIndex:
     def _full_sync(self, waiters: list[Future]) -> None:
         self._set_state("indexing")
         try:
-            report = self.ws.index(progress=self._progress, cancel=_PausedCheck(self), embed=False)
+            report = self.ws.index(progress=self._progress, cancel=_PausedCheck(self), embed=False, history=False)
         except Exception:
             with self._cond:  # ``_fail`` answers them, with the error it reports
                 self._work.waiters[:0] = waiters
             raise
         self.last_report = report
         self.error = None
+        with self._cond:  # the history next, as a step of its own that edits can interrupt
+            self._work.history = True
         self._changed()
         summary = report.summary()
         for fut in waiters:

@@ -357,18 +357,20 @@ class Workspace:
         progress: ProgressFn | None = None,
         cancel: Cancel | None = None,
         embed: bool = True,
+        history: bool = True,
     ) -> IndexReport:
         """Bring the whole index up to date with the disk (takes the writer lock); ``embed=False`` leaves
-        the new spans' vectors for :meth:`embed_pending`."""
+        the new spans' vectors for :meth:`embed_pending`, ``history=False`` the history for
+        :meth:`sync_history`."""
         self.acquire_writer()
         report = self._indexer().sync(progress, cancel, embed=embed)
         for rel, text in list(self.buffers.items()):  # the disk must not win over unsaved editor text
             self._indexer().update_path(rel, text, embed=False, session=self.session)
-        if not report.cancelled:
-            history = self.sync_history(cancel)
-            report.history_commits, report.history_added = history.commits, history.added
-            report.seconds["history"] = history.seconds
-            report.seconds["total"] = report.seconds.get("total", 0.0) + history.seconds
+        if history and not report.cancelled:
+            history_report = self.sync_history(cancel)
+            report.history_commits, report.history_added = history_report.commits, history_report.added
+            report.seconds["history"] = history_report.seconds
+            report.seconds["total"] = report.seconds.get("total", 0.0) + history_report.seconds
         return report
 
     @_damage_is_index_corrupt

@@ -42,6 +42,7 @@ class HistoryReport:
     removed: int = 0
     seconds: float = 0.0
     error: str | None = None  # why there is no history (not a repository, no git)
+    complete: bool = True  # False: cancelled before every new commit was read (the next sync goes on)
 
 
 def sync_history(
@@ -95,7 +96,7 @@ def sync_history(
                 read += len(batch)
                 if progress:
                     progress(read, len(new))
-    complete = read == len(new)
+    complete = report.complete = read == len(new)
     with store.atomic():
         store.set_meta(META_HEAD, head if complete and head else "")
         store.set_meta(META_BRANCH, "" if source else git_head(root)[1] or "")
