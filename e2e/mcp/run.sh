@@ -25,8 +25,8 @@ check() {  # check NAME PYTHON-EXPRESSION < JSON: the expression over `d` (the a
 }
 
 inspect --method tools/list >"$tmp/list.json"
-check "tools/list names the six tools" \
-    '{t["name"] for t in d["tools"]} == {"search_code", "get_span", "get_context", "find_symbol", "index_status", "reindex"}' \
+check "tools/list names the seven tools (ask_codebase only with an LLM configured)" \
+    '{t["name"] for t in d["tools"]} == {"search_code", "get_span", "get_context", "find_symbol", "search_history", "index_status", "reindex"}' \
     <"$tmp/list.json"
 inspect --method tools/call --tool-name search_code --tool-arg query="discount for a coupon code" \
     --tool-arg k=3 >"$tmp/search.json"
