@@ -226,3 +226,14 @@ def test_the_recency_signal_raises_recently_changed_files_only_when_turned_on(tm
         recent = [h.path for h in ws.search("refund an order", k=5, cut=False).results]
     assert plain[0] == "old/refund.py"  # without recency: the copy with nothing but the function
     assert recent[0] == "new/refund.py"
+
+
+def test_odd_file_names_come_back_as_they_are(tmp_path):
+    repo = Repo(tmp_path / "w")
+    names = ["src/naïve file.py", "src/tab\tname.py", 'src/quote"d.py', "src/ b/x.py"]
+    repo.commit("Add odd names", {name: "def f():\n    return 1\n" for name in names})
+    with _open(repo.root) as ws:
+        ws.index()
+        [commit] = ws.history("odd names").commits
+        assert sorted(f.path for f in commit.files) == sorted(names)
+        assert all(f.symbols[0].name == "f" and f.symbols[0].span_id for f in commit.files)
