@@ -141,7 +141,7 @@ class Session:
             finally:
                 metrics.answered(tool, time.perf_counter() - started, error)
             found = (result.structured_content or {}) if isinstance(result, CallToolResult) else {}
-            if isinstance(results := found.get("results"), list):
+            if isinstance(results := found.get("results", found.get("commits")), list):  # search_history: commits
                 tier = found.get("tier") or "default"
                 metrics.searched(tool, tier, time.perf_counter() - started, len(results))
             return result
