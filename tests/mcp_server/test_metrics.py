@@ -55,12 +55,15 @@ async def test_an_mcp_server_counts_its_searches_errors_and_index(tmp_path: Path
         empty = await client.call_tool("search_code", {"query": "the discount a coupon code gives", "min_score": 1.0})
         assert empty.structured_content["results"] == []
         await client.call_tool("find_symbol", {"name": "compute_discount"})
+        await client.call_tool("search_history", {"query": "discount"})  # no git here: an empty answer
         refused = await client.call_tool("get_context", {"path": "../../etc/passwd", "line": 1})
         assert refused.is_error
         samples = scrape(port)
 
     assert value(samples, "spyglass_searches_total", tool="search_code", tier="balanced") == 2
     assert value(samples, "spyglass_searches_total", tool="find_symbol", tier="default") == 1
+    assert value(samples, "spyglass_searches_total", tool="search_history", tier="default") == 1
+    assert value(samples, "spyglass_empty_answers_total", tool="search_history") == 1
     assert value(samples, "spyglass_empty_answers_total", tool="search_code") == 1
     assert value(samples, "spyglass_search_results_count", tool="search_code") == 2
     assert value(samples, "spyglass_search_results_sum", tool="search_code") >= 1
