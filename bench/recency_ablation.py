@@ -39,6 +39,9 @@ VARIANTS = {
     "rrf 0.5": replace(DEFAULT_RANKING, recency=0.5, recency_fusion="rrf"),
     "rrf 1": replace(DEFAULT_RANKING, recency=1.0, recency_fusion="rrf"),
     "adaptive 0.2": replace(DEFAULT_RANKING, recency=0.2, recency_words_only=True),
+    "rrf 0.25": replace(DEFAULT_RANKING, recency=0.25, recency_fusion="rrf"),
+    "rrf 0.5 spares names": replace(DEFAULT_RANKING, recency=0.5, recency_fusion="rrf", recency_spares_names=True),
+    "rrf 0.5 words only": replace(DEFAULT_RANKING, recency=0.5, recency_fusion="rrf", recency_words_only=True),
 }
 SHOWN = ("file_acc@1", "file_acc@5", "file_mrr", "function_acc@10")
 

@@ -95,6 +95,8 @@ class RankingConfig:
     recency: float = 0.0
     recency_fusion: Literal["weighted", "rrf"] = "weighted"
     recency_words_only: bool = False
+    # an exact name never sinks: no recency when a candidate is a definition the query names exactly
+    recency_spares_names: bool = False
     recency_half_life: float = 100.0  # commits
 
     # the deep tier: retrievers draw this many times more candidates; the query is searched again with the

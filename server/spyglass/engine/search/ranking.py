@@ -126,7 +126,8 @@ def rank(
 def with_recency(scored: Scored, recency: Mapping[str, float], weight: float, fusion: str) -> Scored:
     """``scored`` (best first) with recently and often changed files (``recency``: path -> 0..1) raised:
     "weighted" scales each score by ``1 + weight * recency``; "rrf" re-orders by reciprocal-rank fusion of
-    the ranking with the files' order by recency (scores keep their values, only the order changes)."""
+    the ranking with the files' order by recency (the ranking's scores, best first, are given out again in
+    the new order: the confidence cut still reads a descending list)."""
     if not recency or weight <= 0:
         return scored
     if fusion == "weighted":
@@ -141,7 +142,7 @@ def with_recency(scored: Scored, recency: Mapping[str, float], weight: float, fu
         return 1.0 / (60 + i) + extra
 
     order = sorted(range(len(scored)), key=lambda i: -fused(i, scored[i][1]))
-    return [scored[i] for i in order]
+    return [(scored[rank][0], scored[i][1]) for rank, i in enumerate(order)]
 
 
 def beside(span: StoredSpan, named: Set[int], factor: float) -> float:

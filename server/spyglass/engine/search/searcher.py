@@ -168,7 +168,8 @@ class Searcher:
             words=words,
             named=named,
         )
-        if config.recency > 0 and (words or not config.recency_words_only):
+        exact = config.recency_spares_names and any(sig.get("name", 0.0) >= 1.0 for sig in signals.values())
+        if config.recency > 0 and not exact and (words or not config.recency_words_only):
             scored = with_recency(
                 scored, self._recency(config.recency_half_life), config.recency, config.recency_fusion
             )
