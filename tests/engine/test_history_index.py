@@ -237,3 +237,14 @@ def test_odd_file_names_come_back_as_they_are(tmp_path):
         [commit] = ws.history("odd names").commits
         assert sorted(f.path for f in commit.files) == sorted(names)
         assert all(f.symbols[0].name == "f" and f.symbols[0].span_id for f in commit.files)
+
+
+def test_a_patch_holding_separator_bytes_is_read_whole(tmp_path):
+    repo = Repo(tmp_path / "w")
+    repo.commit("Add the table", {"data/table.py": 'ROWS = "a\x1eb\x1fc\x00"\n'.replace("\x00", "\x1d")})
+    repo.commit("Extend the table", {"data/table.py": 'ROWS = "a\x1eb\x1fc\x1d\x1ed"\n'})
+    repo.commit("Unrelated", {"x.py": "X = 1\n"})
+    with _open(repo.root) as ws:
+        assert ws.index().history_commits == 3
+        touched = {c.subject: [f.path for f in c.files] for c in ws.history("").commits}
+    assert touched == {"Add the table": ["data/table.py"], "Extend the table": ["data/table.py"], "Unrelated": ["x.py"]}

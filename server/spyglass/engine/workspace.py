@@ -379,7 +379,15 @@ class Workspace:
         self.acquire_writer()
         stop = (lambda: cancel.is_set()) if cancel is not None else None
         depth = self.settings.history_commits
-        return sync_history(self.store, self.root, depth, cancel=stop, source=self.history_source)
+        try:
+            return sync_history(self.store, self.root, depth, cancel=stop, source=self.history_source)
+        except (IndexCorrupt, apsw.Error):
+            raise
+        except Exception as e:  # git said something we could not read: the code index must not fail for it
+            log.exception("reading the git history failed")
+            with self.store.atomic():
+                self.store.set_meta("history_error", f"reading the git history failed: {e}")
+            return HistoryReport(error=str(e))  # complete: not tried again until HEAD moves
 
     @_damage_is_index_corrupt
     def update_file(

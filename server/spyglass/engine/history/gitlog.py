@@ -21,7 +21,9 @@ log = logging.getLogger(__name__)
 
 HUNK = re.compile(rb"^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 INDEX_LINE = re.compile(rb"^index ([0-9a-f]+)\.\.([0-9a-f]+)")
-RECORD = b"\x1e"
+# commits are split on NUL + RS: git never puts a NUL in a patch (such a file is "Binary files ... differ") nor
+# in a message, so the only NULs are the format's own (RS alone can be in a file's text)
+RECORD = b"\x00\x1e"
 TIMEOUT_S = 300
 # never reach the network (a partial clone would fetch missing objects) or ask for a password
 GIT_ENV = {**os.environ, "GIT_NO_LAZY_FETCH": "1", "GIT_TERMINAL_PROMPT": "0"}
@@ -121,7 +123,7 @@ class Repository:
         diff = ["-p", "-U0", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv", "--full-index"]
         args = [
             "log", "--no-walk=unsorted", "--stdin", *(diff if patch else []),
-            "--format=%x1e%H%x00%at%x00%B%x00", *self._relative, "--", *self._paths,
+            "--format=%x00%x1e%H%x00%at%x00%B%x00", *self._relative, "--", *self._paths,
         ]  # fmt: skip
         out = self._run(*args, stdin="\n".join(shas).encode() + b"\n")
         found = []
@@ -130,8 +132,8 @@ class Repository:
             sha, when, message = (head.split(b"\x00", 2) + [b"", b""])[:3]
             found.append(
                 CommitChanges(
-                    sha.decode().strip(),
-                    int(when or 0),
+                    sha.decode("ascii", "replace").strip(),
+                    int(when) if when.strip().isdigit() else 0,
                     message.decode("utf-8", "replace").strip(),
                     _file_changes(diff_text),
                 )
