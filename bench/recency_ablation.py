@@ -1,6 +1,7 @@
 """Does recency help code search? (issue 22; a benchmark, not a test; docs/quality.md "Recency").
 
     python bench/recency_ablation.py REPO [REPO ...] --work DIR [--limit 25] [--out report.json] [--lexical]
+    python bench/recency_ablation.py --queries FILE.jsonl --names flask,sphinx --work DIR   # e.g. SWE-bench Lite
 
 Each REPO is a git clone. Its newest ``--limit`` bug-fix commits become queries as ``spyglass eval
 history`` makes them (query: the commit message; gold: the files it changed, narrowed to definitions; the
@@ -26,6 +27,7 @@ sys.path.insert(0, str(REPO / "server"))
 
 from spyglass.engine.search.config import DEFAULT_RANKING  # noqa: E402
 from spyglass.evaluation.corpus import git_dir_of  # noqa: E402
+from spyglass.evaluation.dataset import load_any  # noqa: E402
 from spyglass.evaluation.history import from_history  # noqa: E402
 from spyglass.evaluation.metrics import InstanceScore  # noqa: E402
 from spyglass.evaluation.report import aggregate  # noqa: E402
@@ -48,7 +50,9 @@ SHOWN = ("file_acc@1", "file_acc@5", "file_mrr", "function_acc@10")
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("repos", nargs="+", type=Path)
+    ap.add_argument("repos", nargs="*", type=Path)
+    ap.add_argument("--queries", type=Path, help="a query set instead (each query's repository at its commit)")
+    ap.add_argument("--names", default="", help="with --queries: the repositories to keep (comma-separated)")
     ap.add_argument("--work", type=Path, required=True)
     ap.add_argument("--limit", type=int, default=25)
     ap.add_argument("--tune", nargs="*", default=[], help="names of the tuning repositories (folder names)")
@@ -56,6 +60,9 @@ def main() -> None:
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     queries = []
+    if args.queries:
+        keep = {n.strip() for n in args.names.split(",") if n.strip()} or None
+        queries = load_any(args.queries, keep, set())
     for repo in args.repos:
         git_dir = git_dir_of(repo.resolve())
         if git_dir is None:
@@ -70,7 +77,7 @@ def main() -> None:
 
     report = run(queries, config, on_result=progress, variants=VARIANTS)
     by_repo: dict[str, dict[str, dict]] = {}
-    repo_of = {q.id: Path(q.repo).name for q in queries}
+    repo_of = {q.id: Path(q.repo).name for q in queries}  # SWE-bench's "owner/name": its name
     for system in report["systems"]:
         for name in sorted(set(repo_of.values())):
             scores = [

@@ -248,3 +248,17 @@ def test_a_patch_holding_separator_bytes_is_read_whole(tmp_path):
         assert ws.index().history_commits == 3
         touched = {c.subject: [f.path for f in c.files] for c in ws.history("").commits}
     assert touched == {"Add the table": ["data/table.py"], "Extend the table": ["data/table.py"], "Unrelated": ["x.py"]}
+
+
+def test_recency_is_off_by_default_and_a_setting_turns_it_on(tmp_path):
+    repo = Repo(tmp_path / "w")
+    body = "def refund_order(order):\n    '''Refund an order to its card.'''\n    return order.total\n"
+    repo.commit("Add refunds", {"old/refund.py": body, "new/refund.py": body + "\n\nVERSION = 0\n"})
+    for n in range(5):
+        repo.commit(f"Rework new refunds {n}", {"new/refund.py": body + f"\n\nVERSION = {n + 1}\n"})
+    with _open(repo.root) as ws:
+        ws.index()
+        assert ws.searcher.config.recency == 0
+        assert ws.search("refund an order", k=5, cut=False).results[0].path == "old/refund.py"
+    with _open(repo.root, search={"recency": 4}) as ws:  # two files: reciprocal ranks differ little
+        assert ws.search("refund an order", k=5, cut=False).results[0].path == "new/refund.py"

@@ -58,6 +58,15 @@ class SearchSettings(BaseModel):
         "results' names, and the re-ranker; without one, as 'balanced').",
     )
 
+    recency: float = Field(
+        0.0,
+        ge=0,
+        le=4,
+        description="Raise recently and often changed files (from the git history the index holds) by this "
+        "weight, fused by reciprocal rank; 0 (the default) is off: it lowered SWE-bench Lite's file Acc@1 by 10 "
+        "points while helping on commit messages (docs/quality.md, Recency). 0.25 is the measured setting.",
+    )
+
     @field_validator("priors", mode="before")
     @classmethod
     def _switch(cls, value: Any) -> Any:

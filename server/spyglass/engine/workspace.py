@@ -146,7 +146,12 @@ class Workspace:
         self.lock = lock or WriterLock(db_path.parent / LOCK_NAME)
         vectors = VectorCache(store) if memory_vectors else None  # None: sqlite-vec's scan
         reranker = CrossEncoderReranker(settings.reranker, settings.threads) if settings.reranker else None
-        ranking = replace(DEFAULT_RANKING, priors=_priors(settings.search.priors))
+        ranking = replace(
+            DEFAULT_RANKING,
+            priors=_priors(settings.search.priors),
+            recency=settings.search.recency,
+            recency_fusion="rrf",
+        )
         self.searcher = Searcher(store, self.embedder, vectors, reranker, ranking)
         self.searcher.read_text = self._current_text  # snippets are numbered as the file is now
         self.buffers: dict[str, str] = {}  # unsaved editor text by path, newer than the disk
