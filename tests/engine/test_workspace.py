@@ -590,3 +590,25 @@ def test_each_tier_answers_and_says_what_it_cost(polyglot: Path):
     assert answers["balanced"].index.mode == answers["deep"].index.mode == "hybrid"
     top = {tier: answers[tier].results[0].path for tier in TIERS}
     assert set(top.values()) == {"cart.js"}, top  # the plain answer is found whatever the tier
+
+
+def test_the_fast_tier_leaves_out_terms_too_common_to_read_quickly(tmp_path: Path):
+    """In a large index FTS5's cost is the spans holding a query's common words; fast reads none found in
+    more than ``fast_max_term_spans`` spans (balanced still does), and the telling words still find the code."""
+    from dataclasses import replace
+
+    from spyglass.engine.search.config import DEFAULT_RANKING
+
+    root = tmp_path / "w"
+    root.mkdir()
+    for n in range(12):  # "value" in a third of the spans: common enough for fast's limit, not for the 50% rule
+        word = "value" if n < 4 else "item"
+        (root / f"m{n}.py").write_text(f"def handler_{n}({word}):\n    return {word}\n")
+    (root / "codec.py").write_text("def decode_frame(value):\n    return value  # one websocket frame\n")
+    with Workspace.open(root, writer=True, overrides={"embed": False}) as ws:
+        ws.index()
+        ws.searcher.config = replace(DEFAULT_RANKING, fast_max_term_spans=5)
+        fast = ws.search("decode websocket frame value", k=3, tier="fast").results
+        balanced = ws.search("decode websocket frame value", k=3, cut=False).results
+    assert fast[0].symbol == balanced[0].symbol == "decode_frame"
+    assert "value" not in fast[0].why.terms and "value" in balanced[0].why.terms

@@ -94,7 +94,7 @@ class Searcher:
         # ranked by the same signals they lowered quality (docs/quality.md), so without a re-ranker deep
         # runs the balanced ranking
         deeper = tier == "deep" and self.reranker is not None
-        config = self.config.for_tier(tier) if deeper else self.config
+        config = self.config.for_tier(tier) if deeper or tier == "fast" else self.config
         ran: Tier = "balanced" if tier == "deep" and not deeper else tier
         filters = filters or SearchFilters()
         q = parse_query(query)
@@ -254,13 +254,16 @@ class Searcher:
             vectors["title_vector"] = encoded[-1]
         return vectors, None
 
-    def _telling_terms(self, terms: list[str], n: int) -> tuple[list[str], dict[str, float]]:
+    def _telling_terms(self, terms: list[str], n: int, config: RankingConfig) -> tuple[list[str], dict[str, float]]:
         """Drop terms found in most of the ``n`` spans ("def", "self"): BM25 gives them no weight, yet they
         cost the most time, since FTS5 walks every span that has them. With each kept term's IDF (BM25's)."""
         if not terms:
             return terms, {}
         counts = self.store.term_counts(terms)
-        kept = [t for t in terms if counts.get(t, 0) <= self.config.common_term_fraction * n] or terms
+        most = config.common_term_fraction * n
+        if config.max_term_spans is not None:
+            most = min(most, config.max_term_spans)
+        kept = [t for t in terms if counts.get(t, 0) <= most] or terms
         return kept, {t: math.log(1 + (n - counts.get(t, 0) + 0.5) / (counts.get(t, 0) + 0.5)) for t in kept}
 
     def gather(
@@ -291,7 +294,7 @@ class Searcher:
             join(name, retrievers.vector(self.vectors, vector, pool, scope))
         n = max(1, self.store.counts()["spans"])
         all_terms = q.terms  # all of them: a word in most spans still says what a file is named after (JsonReader)
-        q.terms, idf = self._telling_terms(q.terms, n)
+        q.terms, idf = self._telling_terms(q.terms, n, config)
         # short once the terms too common to tell spans apart are gone (search()'s test prior and word weights
         # count them all; reading both the same way moved one behaviour query by a rank: measured, not taken)
         short = len(q.terms) <= config.short_query_terms
