@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from tests.cli.clirun import run
-from tests.gitrepo import Repo
+from tests.history_repo import Repo
 
 
 def _repo(tmp_path) -> Repo:

@@ -7,7 +7,7 @@ import json
 import time
 
 from tests.cli.clirun import run
-from tests.gitrepo import Repo
+from tests.history_repo import Repo
 
 
 def test_installed_hooks_bring_new_commits_into_the_index_and_spare_the_users_own(tmp_path):

@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 import pytest
-from tests.gitrepo import Repo
+from tests.history_repo import Repo
 
 from spyglass.engine import OutsideWorkspace, Workspace
 from spyglass.engine.live import LiveIndex

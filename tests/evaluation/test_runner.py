@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from gitrepo import commit, git
+
 from spyglass.evaluation.dataset import EvalQuery, GoldItem, save_queries
 from spyglass.evaluation.runner import EvalConfig, run
 

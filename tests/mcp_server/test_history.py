@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from mcp import Client
-from tests.gitrepo import Repo
+from tests.history_repo import Repo
 
 from spyglass.engine.live import LiveIndex
 from spyglass.engine.workspace import Workspace
