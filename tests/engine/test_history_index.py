@@ -63,7 +63,11 @@ def test_a_commit_that_changed_a_named_definition_comes_first(tmp_path):
     repo.commit("Speed up totals", {"shop/cart.py": cart.replace("sum(i.price", "sum(i.price * 1")})
     with _open(repo.root) as ws:
         ws.index()
-        assert ws.history("Cart.discount").commits[0].subject.startswith("Fix the coupon")
+        # one name: the commits that changed that definition, newest first (git log -L)
+        changed = [c.subject for c in ws.history("Cart.discount").commits]
+        assert changed[0].startswith("Fix the coupon") and changed[1] == "Add the cart"
+        added = [c for c in ws.history("", path="shop/cart.py").commits if c.subject == "Add the cart"][0]
+        assert {s.name for s in added.files[0].symbols} == {"Cart.total", "Cart.discount"}  # a new file: all of it
         assert ws.history("total").commits[0].subject == "Speed up totals"
         newest_first = [c.subject for c in ws.history("", path="README.md").commits]
         assert newest_first == ["Document the shop", "Add the cart"]

@@ -2,7 +2,8 @@
 
 A history search is full text over each commit's message, the paths it touched and the definitions it
 changed (BM25, weights in ``migrations.COMMIT_TEXT_COLUMNS``); a commit that changed a definition or a
-file the query names outright comes first, and among equals the newer one. Each commit comes back with
+file the query names outright comes first, and among equals the newer one. A query that is one name lists
+the commits that changed that definition, newest first. Each commit comes back with
 its files and, for each definition it changed, the span that defines that name in the file today.
 """
 
@@ -108,7 +109,9 @@ class HistoryReader:
         scores = {cid: (r / best if best else 0.0) for cid, r in bm25 if cid in recency}
         for cid in self._naming(parsed.identifiers, parsed.paths):
             if cid in recency:
-                scores[cid] = scores.get(cid, 0.0) + NAMED
+                # a query that is one name asks what `git log -L` answers: the commits that changed it,
+                # newest first (their messages need not say its name); otherwise the words count too
+                scores[cid] = NAMED if parsed.whole_name else scores.get(cid, 0.0) + NAMED
         return {cid: s + recency[cid] for cid, s in scores.items()}
 
     def _naming(self, names: Sequence[str], paths: Sequence[str]) -> set[int]:

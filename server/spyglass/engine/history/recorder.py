@@ -23,7 +23,7 @@ from ..redact import redact
 from ..store import Store
 from ..textnorm import path_words, subword_terms
 from .gitlog import CommitChanges, GitUnavailable, Repository
-from .touched import enclosing_symbols
+from .touched import touched_symbols
 
 log = logging.getLogger(__name__)
 
@@ -128,13 +128,12 @@ def _record(con, commit: CommitChanges, blobs) -> None:
         data = blobs.read(f.blob, MAX_BLOB_BYTES)
         if data is None:
             continue
-        for qualname in enclosing_symbols(f.path, data, f.lines):
-            if qualname:
-                names.append(qualname)
-                con.execute(
-                    "INSERT OR IGNORE INTO commit_symbols(commit_id, path, qualname) VALUES(?, ?, ?)",
-                    (cid, f.path, qualname),
-                )
+        for qualname in touched_symbols(f.path, data, f.lines):
+            names.append(qualname)
+            con.execute(
+                "INSERT OR IGNORE INTO commit_symbols(commit_id, path, qualname) VALUES(?, ?, ?)",
+                (cid, f.path, qualname),
+            )
     touched = " ".join([*(path_words(f.path) for f in files), *dict.fromkeys(names)])
     con.execute(
         "INSERT INTO commits_fts(rowid, message, touched, terms) VALUES(?, ?, ?, ?)",

@@ -22,3 +22,20 @@ def enclosing_symbols(path: str, data: bytes, ranges: list[tuple[int, int]]) -> 
         if inner not in found:
             found.append(inner)
     return found
+
+
+def touched_symbols(path: str, data: bytes, ranges: list[tuple[int, int]]) -> list[str]:
+    """The qualified names of the innermost definitions each changed range overlaps, distinct and in order:
+    a change inside one method names that method; a new file or a long hunk names every definition in it
+    (not the class or nothing around them all, as :func:`enclosing_symbols` would)."""
+    spans = [s for s in parse_spans(path, data).spans if s.kind not in FILE_ONLY_KINDS]
+    found: dict[str, None] = {}
+    for first, last in ranges:
+        overlapping = [s for s in spans if s.start_line <= last and first <= s.end_line]
+        for s in overlapping:
+            inner = not any(
+                o is not s and s.start_line <= o.start_line and o.end_line <= s.end_line for o in overlapping
+            )
+            if inner:
+                found.setdefault(s.qualname, None)
+    return list(found)
