@@ -1,7 +1,6 @@
-"""Which definitions a change touched: the innermost definition around each changed line range.
-
-Shared by the history index (what a commit touched, named as search names it) and by the evaluation
-sets built from bug-fix commits (their gold)."""
+"""Which definitions a change touched, named as search names them: for the history index, the innermost
+definitions each changed range overlaps (:func:`touched_symbols`); for the evaluation sets built from
+bug-fix commits, the innermost definition holding each changed line (:func:`enclosing_symbols`, their gold)."""
 
 from __future__ import annotations
 
