@@ -725,6 +725,7 @@ class Workspace:
         by_rules = json.loads(self.store.get_meta("skipped_paths_by_rules", "[]") or "[]")
         skipped_files = sorted([*map(tuple, by_rules), *self.store.skipped_files()])
         syntax_errors = self.store.files_with_syntax_errors()
+        commit, branch = gitinfo.head(self.root)
         return Status(
             **vars(self.freshness()),
             root=str(self.root),
@@ -744,8 +745,8 @@ class Workspace:
             cached_vectors=counts["cached_vectors"],
             configured_model=self.embedder.model_id if self.embedder else None,
             writer=self.lock.holder(),
-            git_head=gitinfo.head(self.root)[0],
-            git_branch=gitinfo.head(self.root)[1],
+            git_head=commit,
+            git_branch=branch,
             history=self.history_state(),
             hot_files=self.hot_files(),
             warnings=list(self.warnings),

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine.filerules import is_side_path, is_test_path
+from ..engine.history.gitlog import HUNK
 from ..engine.history.touched import enclosing_symbols
 from ..engine.languages import has_grammar, is_code, language_for_path
 from .corpus import repo_label, run_git
@@ -42,7 +43,6 @@ TRAILER = re.compile(
     re.I,
 )
 PR_NUMBER = re.compile(r"\s*\((#\d+(,\s*)?)+\)")
-HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@")
 TEST_SCOPES = frozenset({"test", "tests"})  # a test module inside a source file (Rust's ``mod tests``)
 MIN_WORDS = 3
 

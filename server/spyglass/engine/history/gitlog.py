@@ -19,7 +19,8 @@ from pathlib import Path
 
 log = logging.getLogger(__name__)
 
-HUNK = re.compile(rb"^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+# a hunk header: (old start, old count, new start, new count); a count left out is 1
+HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 INDEX_LINE = re.compile(rb"^index ([0-9a-f]+)\.\.([0-9a-f]+)")
 # commits are split on NUL + RS: git never puts a NUL in a patch (such a file is "Binary files ... differ") nor
 # in a message, so the only NULs are the format's own (RS alone can be in a file's text)
@@ -167,8 +168,8 @@ def _file_changes(diff: bytes) -> list[FileChange]:
             elif line.startswith(b"deleted file mode"):
                 deleted = True
             elif m := HUNK.match(line):
-                removed = int(m.group(1)) if m.group(1) is not None else 1
-                start, added = int(m.group(2)), int(m.group(3)) if m.group(3) is not None else 1
+                removed = int(m.group(2)) if m.group(2) is not None else 1
+                start, added = int(m.group(3)), int(m.group(4)) if m.group(4) is not None else 1
                 change.added += added
                 change.deleted += removed
                 change.lines.append((start, start + added - 1) if added else (max(1, start), start + 1))

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from ..filerules import is_secret_file
 from ..gitinfo import head as git_head
@@ -63,10 +64,10 @@ def sync_history(
         repo, report.error = None, str(e)
     head = repo.head() if repo else None
     report.head = head
-    held: dict[str, int] = {str(sha): int(cid) for sha, cid in store.con.execute("SELECT sha, id FROM commits")}
     if head is not None and head == store.get_meta(META_HEAD) and str(depth) == store.get_meta(META_DEPTH):
-        report.commits = len(held)
-        return report
+        report.commits = int(cast(tuple, store.con.execute("SELECT COUNT(*) FROM commits").fetchone())[0])
+        return report  # HEAD did not move: nothing to read
+    held: dict[str, int] = {str(sha): int(cid) for sha, cid in store.con.execute("SELECT sha, id FROM commits")}
     try:
         wanted = repo.recent(depth) if repo and head else []
     except GitUnavailable as e:
@@ -97,11 +98,16 @@ def sync_history(
                 if progress:
                     progress(read, len(new))
     complete = report.complete = read == len(new)
-    with store.atomic():
-        store.set_meta(META_HEAD, head if complete and head else "")
-        store.set_meta(META_BRANCH, "" if source else git_head(root)[1] or "")
-        store.set_meta(META_DEPTH, str(depth) if complete else "")
-        store.set_meta(META_ERROR, report.error or "")
+    state = {
+        META_HEAD: head if complete and head else "",
+        META_BRANCH: "" if source else git_head(root)[1] or "",
+        META_DEPTH: str(depth) if complete else "",
+        META_ERROR: report.error or "",
+    }
+    if any(store.get_meta(key, "") != value for key, value in state.items()):  # outside git: written once
+        with store.atomic():
+            for key, value in state.items():
+                store.set_meta(key, value)
     report.commits = len(held) - len(gone) + report.added
     report.seconds = time.perf_counter() - t0
     if report.added or report.removed:

@@ -94,8 +94,8 @@ class Searcher:
         # ranked by the same signals they lowered quality (docs/quality.md), so without a re-ranker deep
         # runs the balanced ranking
         deeper = tier == "deep" and self.reranker is not None
-        config = self.config.for_tier(tier) if deeper or tier == "fast" else self.config
         ran: Tier = "balanced" if tier == "deep" and not deeper else tier
+        config = self.config.for_tier(ran)
         filters = filters or SearchFilters()
         q = parse_query(query)
         files = per_file == 1  # a ranking of files: file-level signals weigh in (config.file_weights)
