@@ -49,6 +49,8 @@ CONFIGS: dict[str, RankingConfig] = {
     "no words weights": replace(BASE, words_weights={}),
     "no named first": replace(BASE, beside_the_named=1.0),
     "no older versions below": replace(BASE, older_version=1.0),
+    "no example prior": replace(BASE, priors=replace(BASE.priors, examples=1.0)),
+    "example prior 0.5": replace(BASE, priors=replace(BASE.priors, examples=0.5)),
     # the deep tier's parts (run with --tier deep)
     "deep: no second pass": replace(BASE, rewrite_names=0),
     "deep: no wider pool": replace(BASE, deep_pool=1),

@@ -831,3 +831,60 @@ def test_a_name_written_qualified_is_named_by_its_last_part(path: str, source: b
     """`defmodule Phoenix.Channel` defines `Channel` inside `Phoenix`: asked for `Channel`, it is found by name."""
     spans = {s.qualname: s for s in parse_spans(path, source).spans}
     assert spans[qualname].name == name
+
+
+# --- C and C++ macros the grammar cannot expand -----------------------------------------------------
+
+
+def test_a_class_after_a_macro_line_is_still_a_class() -> None:
+    # abseil's and fmt's namespace macros: read as a type by the grammar, they swallowed the class after them
+    src = (
+        b"namespace absl {\n"
+        b"ABSL_NAMESPACE_BEGIN\n"
+        b"\n"
+        b"// Signals one event to the threads that wait for it.\n"
+        b"class Notification {\n"
+        b" public:\n"
+        b"  void Notify();\n"
+        b"};\n"
+        b"\n"
+        b"ABSL_NAMESPACE_END\n"
+        b"}  // namespace absl\n"
+    )
+    spans = parse_spans("notification.h", src).spans
+    cls = [s for s in spans if s.kind == "class"]
+    assert [(s.qualname, s.start_line, s.end_line) for s in cls] == [("absl.Notification", 5, 8)]
+    assert cls[0].doc == "Signals one event to the threads that wait for it."
+    # what is indexed is the file as written: the macro lines are still in the text
+    namespace = [s for s in spans if s.qualname == "absl" and s.kind == "module"][0]
+    assert "ABSL_NAMESPACE_BEGIN" in namespace.text and "ABSL_NAMESPACE_END" in namespace.text
+
+
+def test_a_c_struct_after_a_macro_line_is_found() -> None:
+    src = (
+        b"G_BEGIN_DECLS\n\nstruct buffer {\n  int len;\n};\n\n"
+        b"int buffer_len(struct buffer *b) {\n  return b->len;\n}\n\nG_END_DECLS\n"
+    )
+    spans = parse_spans("buffer.c", src).spans
+    assert [(s.kind, s.name, s.start_line) for s in spans if s.kind != "module"] == [
+        ("struct", "buffer", 3),
+        ("function", "buffer_len", 7),
+    ]
+    # only lines that are a macro name alone are blanked: code that merely uses capitals is parsed as is
+    src = b"enum level {\n  LOW,\n  HIGH_LEVEL\n};\nint f(void) { return HIGH_LEVEL; }\n"
+    assert "f" in [s.name for s in parse_spans("level.c", src).spans if s.kind == "function"]
+
+
+def test_export_and_attribute_macros_in_a_class_head_are_not_its_name() -> None:
+    src = (
+        b"class FMT_API format_error : public std::runtime_error {\n public:\n  using runtime_error::runtime_error;\n};\n"
+        b"class ABSL_LOCKABLE ABSL_ATTRIBUTE_WARN_UNUSED Mutex final {\n public:\n  void Lock();\n};\n"
+        b"struct FILE_INFO {\n  int size;\n};\n"  # an upper-case name that is the name stays one
+    )
+    spans = parse_spans("base.h", src).spans
+    assert [(s.kind, s.name, s.start_line) for s in spans if s.kind in ("class", "struct")] == [
+        ("class", "format_error", 1),
+        ("class", "Mutex", 5),
+        ("struct", "FILE_INFO", 9),
+    ]
+    assert spans[1].text.startswith("class FMT_API format_error")  # indexed as written

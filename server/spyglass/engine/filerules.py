@@ -519,6 +519,7 @@ def is_test_path(path: str) -> bool:
 
 
 SIDE_DIR_NAMES = frozenset({"doc", "docs", "example", "examples", "demo", "demos", "sample", "samples", "benchmarks"})
+EXAMPLE_DIR_NAMES = frozenset({"example", "examples", "_examples", "demo", "demos", "sample", "samples"})
 
 
 @functools.lru_cache(maxsize=65536)
@@ -527,3 +528,11 @@ def is_side_path(path: str) -> bool:
     on the path): code there illustrates the project rather than implementing it."""
     parts = PurePosixPath(path.replace("\\", "/").lower()).parts
     return any(p in SIDE_DIR_NAMES for p in parts[:-1])
+
+
+@functools.lru_cache(maxsize=65536)
+def is_example_path(path: str) -> bool:
+    """Whether ``path`` lies in a folder of examples, demos or samples (``examples/``, Go's ``_examples/``):
+    code that shows how the project is used, beside the code that implements it."""
+    parts = PurePosixPath(path.replace("\\", "/").lower()).parts
+    return any(p in EXAMPLE_DIR_NAMES for p in parts[:-1])

@@ -45,6 +45,11 @@ class GrammarSpec:
     # Consecutive sibling definitions of one name are one span (Haskell's type signature and equations,
     # Elixir's function clauses).
     merge_clauses: bool = False
+    # Macro names the grammar cannot expand are blanked before parsing: a line that holds nothing but one
+    # (``ABSL_NAMESPACE_BEGIN``, ``__BEGIN_DECLS``) and those in a class head (``class FMT_API format_error``).
+    # Without the preprocessor the grammar reads the name as a type or a class name, and the class or
+    # function after it is lost (C, C++).
+    blank_macros: bool = False
 
 
 GRAMMARS: dict[str, GrammarSpec] = {
@@ -56,8 +61,8 @@ GRAMMARS: dict[str, GrammarSpec] = {
     "go": GrammarSpec("tree_sitter_go", "language", "go"),
     "rust": GrammarSpec("tree_sitter_rust", "language", "rust"),
     "java": GrammarSpec("tree_sitter_java", "language", "java"),
-    "c": GrammarSpec("tree_sitter_c", "language", "c"),
-    "cpp": GrammarSpec("tree_sitter_cpp", "language", "cpp"),
+    "c": GrammarSpec("tree_sitter_c", "language", "c", blank_macros=True),
+    "cpp": GrammarSpec("tree_sitter_cpp", "language", "cpp", blank_macros=True),
     "csharp": GrammarSpec("tree_sitter_c_sharp", "language", "csharp"),
     "ruby": GrammarSpec("tree_sitter_ruby", "language", "ruby"),
     "php": GrammarSpec("tree_sitter_php", "language_php", "php"),

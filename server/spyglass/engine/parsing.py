@@ -58,7 +58,7 @@ ATTRIBUTE_TYPES = frozenset({"attribute_item", "annotation", "annotated_expressi
 COMMENT_TYPES = frozenset({"haddock"})
 # bumped whenever a change here gives a file other spans or names: an index parsed by an older version is
 # parsed again at its next sync (indexer.py), so an upgrade reaches every file, not only the edited ones
-PARSER_VERSION = 2
+PARSER_VERSION = 4
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200
@@ -225,14 +225,31 @@ def _parser(language: str, ts_language) -> Parser:
     return parser
 
 
+# a line that is one upper-case macro name with an underscore in it (``FMT_BEGIN_NAMESPACE``, ``Q_OBJECT``)
+MACRO_LINE_RE = re.compile(rb"(?m)^[ \t]*[A-Z_][A-Z0-9]*_[A-Z0-9_]*[ \t]*$")
+# such names between ``class``/``struct``/``union`` and the name of a class head (``class FMT_API format_error :``,
+# ``class ABSL_LOCKABLE Mutex {``): export and attribute macros
+CLASS_MACRO_RE = re.compile(rb"\b(?:class|struct|union)\s+((?:[A-Z_][A-Z0-9]*_[A-Z0-9_]*\s+)+)(?=[A-Za-z_]\w*\s*(?:final\s*)?[:{])")
+
+
+def blank_macros(data: bytes) -> bytes:
+    """``data`` with the macro names a grammar cannot expand turned into spaces (a line that is only one, and
+    those in a class head): same length, same lines, so every byte offset of the parse still points into the
+    original text."""
+    data = MACRO_LINE_RE.sub(lambda m: b" " * len(m.group(0)), data)
+    return CLASS_MACRO_RE.sub(lambda m: m.group(0).replace(m.group(1), b" " * len(m.group(1))), data)
+
+
 def _parse(rel_path, data, lines: _Lines, settings, label, grammar, old_tree=None) -> ParseResult:
     ts_language, query = grammar
     parser = _parser(label, ts_language)
     if old_tree is not None and getattr(old_tree, "language", None) != parser.language:
         old_tree = None  # the file's language changed: start afresh
+    spec = spec_for(label)
+    if spec is not None and spec.blank_macros:
+        data = blank_macros(data)  # for the tree and the names; what is indexed comes from ``lines``
     tree = parser.parse(data, old_tree) if old_tree is not None else parser.parse(data)
     root = tree.root_node
-    spec = spec_for(label)
     defs, module_doc_node = _collect(query, root, data)
     if spec is not None and spec.open_ended:
         _extend_open_ended(defs, spec.open_ended)

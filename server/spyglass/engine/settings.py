@@ -27,8 +27,9 @@ DEFAULT_KEY_ENV = "SPYGLASS_EMBED_API_KEY"  # where encoder "openai" looks for t
 class PriorSettings(BaseModel):
     """``[search.priors]``: how much what a span is scales its score, all else equal (1: no effect).
 
-    Code is code wherever it lives (a ``doc/`` or ``examples/`` folder too), and a definition whose name the
-    query gives exactly is never lowered by the test prior. ``[search] priors = false`` turns them all off."""
+    Code is code wherever it lives (a ``doc/`` folder too; an ``examples/`` folder's ranks a little lower), and
+    a definition whose name the query gives exactly is never lowered by the test or example prior.
+    ``[search] priors = false`` turns them all off."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -42,6 +43,13 @@ class PriorSettings(BaseModel):
     )
     prose: float = Field(
         0.3, ge=0, le=1, description="Spans of languages that are not code: Markdown, reStructuredText, config, text."
+    )
+    examples: float = Field(
+        0.7,
+        ge=0,
+        le=1,
+        description="Code in example, demo and sample folders (examples/, Go's _examples/, demo/, samples/), which "
+        "shows how the project is used; lifted for a definition the query names exactly.",
     )
 
 

@@ -778,7 +778,11 @@ def _preview(span: StoredSpan, name: str) -> str:
 
 
 def _priors(settings: PriorSettings) -> Priors:
-    return Priors(tests=settings.tests, prose=settings.prose) if settings.enabled else NO_PRIORS
+    return (
+        Priors(tests=settings.tests, prose=settings.prose, examples=settings.examples)
+        if settings.enabled
+        else NO_PRIORS
+    )
 
 
 def _iso(ts: float) -> str:

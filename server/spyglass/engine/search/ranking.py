@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from ..filerules import is_test_path
+from ..filerules import is_example_path, is_test_path
 from ..languages import is_code
 from ..store import StoredSpan
 
@@ -67,15 +67,25 @@ class Priors:
 
     tests: float = 0.3  # spans of test files (path conventions of many languages)
     prose: float = 0.3  # spans of languages that are not code: docs, config, other text
+    examples: float = 0.7  # spans of example, demo and sample folders
 
-    def factor(self, *, is_test: bool, is_code: bool, exact_name: bool, test_prior: float | None = None) -> float:
+    def factor(
+        self,
+        *,
+        is_test: bool,
+        is_code: bool,
+        exact_name: bool,
+        test_prior: float | None = None,
+        is_example: bool = False,
+    ) -> float:
         """The factor for one span; ``test_prior`` replaces ``tests`` for one query (see prior_for_tests).
-        An exact name match is exempt from the test prior: where a definition lives never hides it."""
+        An exact name match is exempt from the test and example priors: where a definition lives never hides it."""
         tests = self.tests if test_prior is None else test_prior
-        return prior(is_test and not exact_name, is_code, tests, self.prose)
+        example = self.examples if is_example and not exact_name else 1.0
+        return example * prior(is_test and not exact_name, is_code, tests, self.prose)
 
 
-NO_PRIORS = Priors(tests=1.0, prose=1.0)
+NO_PRIORS = Priors(tests=1.0, prose=1.0, examples=1.0)
 
 
 def prior(is_test: bool, is_code: bool, test_prior: float, prose_prior: float) -> float:
@@ -108,6 +118,7 @@ def rank(
             is_code=is_code(span.language),
             exact_name=signals[rowid].get("name", 0.0) >= 1.0,
             test_prior=test_prior,
+            is_example=is_example_path(span.path),
         )
         scored.append((score, span))
     if config.older_version < 1.0:
@@ -234,10 +245,13 @@ def order_within_files(
 
 
 def priors_within(priors: Priors, filters: SearchFilters) -> Priors:
-    """The priors for a scoped search: a scope of only tests (every glob a test path) or only prose (no code
-    language) lifts that prior, which would lower every candidate alike and sink them under the floor."""
+    """The priors for a scoped search: a scope of only tests (every glob a test path), only examples or only
+    prose (no code language) lifts that prior, which would lower every candidate alike and sink them under the
+    floor."""
     if filters.globs and all(is_test_path(g) for g in filters.globs):
         priors = replace(priors, tests=1.0)
+    if filters.globs and all(is_example_path(g) for g in filters.globs):
+        priors = replace(priors, examples=1.0)
     if filters.languages and not any(is_code(language) for language in filters.languages):
         priors = replace(priors, prose=1.0)
     return priors
