@@ -518,8 +518,8 @@ def is_test_path(path: str) -> bool:
     return any(fnmatch.fnmatchcase(name, pattern) for pattern in TEST_FILE_PATTERNS)
 
 
-SIDE_DIR_NAMES = frozenset({"doc", "docs", "example", "examples", "demo", "demos", "sample", "samples", "benchmarks"})
 EXAMPLE_DIR_NAMES = frozenset({"example", "examples", "_examples", "demo", "demos", "sample", "samples"})
+SIDE_DIR_NAMES = EXAMPLE_DIR_NAMES | {"doc", "docs", "benchmarks"}
 
 
 @functools.lru_cache(maxsize=65536)
