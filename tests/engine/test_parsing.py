@@ -865,11 +865,12 @@ def test_a_c_struct_after_a_macro_line_is_found() -> None:
         b"G_BEGIN_DECLS\n\nstruct buffer {\n  int len;\n};\n\n"
         b"int buffer_len(struct buffer *b) {\n  return b->len;\n}\n\nG_END_DECLS\n"
     )
-    spans = parse_spans("buffer.c", src).spans
-    assert [(s.kind, s.name, s.start_line) for s in spans if s.kind != "module"] == [
-        ("struct", "buffer", 3),
-        ("function", "buffer_len", 7),
-    ]
+    for data in (src, src.replace(b"\n", b"\r\n")):  # Windows line ends too
+        spans = parse_spans("buffer.c", data).spans
+        assert [(s.kind, s.name, s.start_line) for s in spans if s.kind != "module"] == [
+            ("struct", "buffer", 3),
+            ("function", "buffer_len", 7),
+        ]
     # only lines that are a macro name alone are blanked: code that merely uses capitals is parsed as is
     src = b"enum level {\n  LOW,\n  HIGH_LEVEL\n};\nint f(void) { return HIGH_LEVEL; }\n"
     assert "f" in [s.name for s in parse_spans("level.c", src).spans if s.kind == "function"]

@@ -226,7 +226,7 @@ def _parser(language: str, ts_language) -> Parser:
 
 
 # a line that is one upper-case macro name with an underscore in it (``FMT_BEGIN_NAMESPACE``, ``Q_OBJECT``)
-MACRO_LINE_RE = re.compile(rb"(?m)^[ \t]*[A-Z_][A-Z0-9]*_[A-Z0-9_]*[ \t]*$")
+MACRO_LINE_RE = re.compile(rb"(?m)^[ \t]*[A-Z_][A-Z0-9]*_[A-Z0-9_]*[ \t]*(?=\r?$)")
 # such names between ``class``/``struct``/``union`` and the name of a class head (export and attribute macros:
 # ``class FMT_API format_error :``, ``class ABSL_LOCKABLE Mutex {``)
 CLASS_MACRO_RE = re.compile(
