@@ -889,3 +889,25 @@ def test_export_and_attribute_macros_in_a_class_head_are_not_its_name() -> None:
         ("struct", "FILE_INFO", 9),
     ]
     assert spans[1].text.startswith("class FMT_API format_error")  # indexed as written
+
+
+def test_attribute_macros_around_declarations_do_not_hide_them() -> None:
+    src = (
+        b"class Queue {\n"
+        b" public:\n"
+        b"  ABSL_ATTRIBUTE_REINITIALIZES void clear() {\n    n_ = 0;\n  }\n"
+        b"  bool empty() const ABSL_SHARED_LOCKS_REQUIRED(mu_) {\n    return n_ == 0;\n  }\n"
+        b" private:\n"
+        b"  int n_ ABSL_GUARDED_BY(mu_);\n"
+        b"};\n"
+        b"ABSL_CONST_INIT static int MAX_ITEMS = 100;\n"
+        b"int size_of(Queue *q) {\n  return MAX_ITEMS;\n}\n"
+    )
+    spans = parse_spans("queue.h", src).spans
+    assert [(s.kind, s.qualname, s.start_line) for s in spans if s.kind in ("class", "method", "function")] == [
+        ("class", "Queue", 1),
+        ("method", "Queue.clear", 3),
+        ("method", "Queue.empty", 6),
+        ("function", "size_of", 13),
+    ]
+    assert "ABSL_GUARDED_BY(mu_)" in spans[1].text  # indexed as written

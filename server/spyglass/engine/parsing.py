@@ -58,7 +58,7 @@ ATTRIBUTE_TYPES = frozenset({"attribute_item", "annotation", "annotated_expressi
 COMMENT_TYPES = frozenset({"haddock"})
 # bumped whenever a change here gives a file other spans or names: an index parsed by an older version is
 # parsed again at its next sync (indexer.py), so an upgrade reaches every file, not only the edited ones
-PARSER_VERSION = 4
+PARSER_VERSION = 5
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200
@@ -234,12 +234,36 @@ CLASS_MACRO_RE = re.compile(
 )
 
 
+# attribute macros around a declaration (abseil's thread-safety and lifetime annotations, export macros):
+# before a line's declaration (``ABSL_CONST_INIT static Mutex mu;``), after a parameter list
+# (``f() const ABSL_LOCKS_EXCLUDED(mu_) {``), and a function-like one after a declarator (``int n_ GUARDED_BY(mu_);``)
+_MACRO = rb"[A-Z_][A-Z0-9]*_[A-Z0-9_]*(?:\([^()\n]*\))?"
+_DECLARATION_START = (
+    rb"(?:static|inline|const|constexpr|extern|virtual|explicit|void|int|char|bool|unsigned|signed|long|short|"
+    rb"double|float|auto|struct|class|enum|template|typename|friend)\b"
+    rb"|[A-Za-z_][\w:<>]*[ \t*&]+[A-Za-z_]\w*[ \t]*[(=;{\[]"
+)
+LEADING_MACROS_RE = re.compile(rb"(?m)^([ \t]*)((?:" + _MACRO + rb"[ \t]+)+)(?=" + _DECLARATION_START + rb")")
+TRAILING_MACROS_RE = re.compile(
+    rb"(?<=\))((?:[ \t]+(?:const|noexcept|override|final))*)((?:[ \t]+" + _MACRO + rb")+)(?=[ \t]*[{;=:])"
+)
+DECLARATOR_MACROS_RE = re.compile(rb"(?<=[\w\]])((?:[ \t]+[A-Z_][A-Z0-9]*_[A-Z0-9_]*\([^()\n]*\))+)(?=[ \t]*[;=,{)])")
+
+
 def blank_macros(data: bytes) -> bytes:
-    """``data`` with the macro names a grammar cannot expand turned into spaces (a line that is only one, and
-    those in a class head): same length, same lines, so every byte offset of the parse still points into the
-    original text."""
-    data = MACRO_LINE_RE.sub(lambda m: b" " * len(m.group(0)), data)
-    return CLASS_MACRO_RE.sub(lambda m: m.group(0).replace(m.group(1), b" " * len(m.group(1))), data)
+    """``data`` with the macro names a grammar cannot expand turned into spaces (a line that is only one,
+    those in a class head, attribute macros around a declaration): same length, same lines, so every byte
+    offset of the parse still points into the original text."""
+
+    def spaces(m: re.Match[bytes], keep: int = 0) -> bytes:
+        kept = m.group(keep) if keep else b""
+        return kept + b" " * (len(m.group(0)) - len(kept))
+
+    data = MACRO_LINE_RE.sub(spaces, data)
+    data = CLASS_MACRO_RE.sub(lambda m: m.group(0).replace(m.group(1), b" " * len(m.group(1))), data)
+    data = LEADING_MACROS_RE.sub(lambda m: spaces(m, 1), data)
+    data = TRAILING_MACROS_RE.sub(lambda m: spaces(m, 1), data)
+    return DECLARATOR_MACROS_RE.sub(spaces, data)
 
 
 def _parse(rel_path, data, lines: _Lines, settings, label, grammar, old_tree=None) -> ParseResult:
