@@ -12,7 +12,7 @@ import pytest
 
 from spyglass.engine import languages
 from spyglass.engine.languages import GrammarSpec, grammar_for, language_for, language_for_path
-from spyglass.engine.parsing import ParseResult, parse_spans, split_lines
+from spyglass.engine.parsing import ParseResult, blank_macros, parse_spans, split_lines
 from spyglass.engine.settings import Settings
 from spyglass.engine.spans import KINDS, Span
 
@@ -911,3 +911,12 @@ def test_attribute_macros_around_declarations_do_not_hide_them() -> None:
         ("function", "size_of", 13),
     ]
     assert "ABSL_GUARDED_BY(mu_)" in spans[1].text  # indexed as written
+
+
+def test_macro_blanking_reads_a_hostile_line_once() -> None:
+    # a line of 20,000 macro calls after a parameter list and no declaration end: an unbounded repetition
+    # in the patterns would retry it from every ')' (quadratic: minutes); bounded, it is one pass
+    line = b"bool f() const" + b" A_B(x)" * 20_000 + b"\n"
+    assert len(blank_macros(line)) == len(line)
+    spans = parse_spans("hostile.cc", b"int g(int x) {\n  return x;\n}\n" + line).spans
+    assert ("function", "g") in [(s.kind, s.name) for s in spans]

@@ -230,7 +230,7 @@ MACRO_LINE_RE = re.compile(rb"(?m)^[ \t]*[A-Z_][A-Z0-9]*_[A-Z0-9_]*[ \t]*(?=\r?$
 # such names between ``class``/``struct``/``union`` and the name of a class head (export and attribute macros:
 # ``class FMT_API format_error :``, ``class ABSL_LOCKABLE Mutex {``)
 CLASS_MACRO_RE = re.compile(
-    rb"\b(?:class|struct|union)\s+((?:[A-Z_][A-Z0-9]*_[A-Z0-9_]*\s+)+)(?=[A-Za-z_]\w*\s*(?:final\s*)?[:{])"
+    rb"\b(?:class|struct|union)\s+((?:[A-Z_][A-Z0-9]*_[A-Z0-9_]*\s+){1,4})(?=[A-Za-z_]\w*\s*(?:final\s*)?[:{])"
 )
 
 
@@ -243,11 +243,13 @@ _DECLARATION_START = (
     rb"double|float|auto|struct|class|enum|template|typename|friend)\b"
     rb"|[A-Za-z_][\w:<>]*[ \t*&]+[A-Za-z_]\w*[ \t]*[(=;{\[]"
 )
-LEADING_MACROS_RE = re.compile(rb"(?m)^([ \t]*)((?:" + _MACRO + rb"[ \t]+)+)(?=" + _DECLARATION_START + rb")")
+LEADING_MACROS_RE = re.compile(rb"(?m)^([ \t]*)((?:" + _MACRO + rb"[ \t]+){1,4})(?=" + _DECLARATION_START + rb")")
 TRAILING_MACROS_RE = re.compile(
-    rb"(?<=\))((?:[ \t]+(?:const|noexcept|override|final))*)((?:[ \t]+" + _MACRO + rb")+)(?=[ \t]*[{;=:])"
+    rb"(?<=\))((?:[ \t]+(?:const|noexcept|override|final)){0,4})((?:[ \t]+" + _MACRO + rb"){1,4})(?=[ \t]*[{;=:])"
 )
-DECLARATOR_MACROS_RE = re.compile(rb"(?<=[\w\]])((?:[ \t]+[A-Z_][A-Z0-9]*_[A-Z0-9_]*\([^()\n]*\))+)(?=[ \t]*[;=,{)])")
+DECLARATOR_MACROS_RE = re.compile(
+    rb"(?<=[\w\]])((?:[ \t]+[A-Z_][A-Z0-9]*_[A-Z0-9_]*\([^()\n]*\)){1,4})(?=[ \t]*[;=,{)])"
+)
 
 
 def blank_macros(data: bytes) -> bytes:
