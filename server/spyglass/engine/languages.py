@@ -45,11 +45,8 @@ class GrammarSpec:
     # Consecutive sibling definitions of one name are one span (Haskell's type signature and equations,
     # Elixir's function clauses).
     merge_clauses: bool = False
-    # Macro names the grammar cannot expand are blanked before parsing: a line that holds nothing but one
-    # (``ABSL_NAMESPACE_BEGIN``, ``__BEGIN_DECLS``), those in a class head (``class FMT_API format_error``) and
-    # attribute macros around a declaration (``int n_ ABSL_GUARDED_BY(mu_);``).
-    # Without the preprocessor the grammar reads the name as a type or a class name, and the class or
-    # function after it is lost (C, C++).
+    # Macro names the grammar cannot expand (``ABSL_NAMESPACE_BEGIN``, ``class FMT_API format_error``) are
+    # blanked before parsing, or the definition after them is lost (C, C++; cmacros.py).
     blank_macros: bool = False
 
 

@@ -43,6 +43,7 @@ from typing import Any
 
 from tree_sitter import Node, Parser, QueryCursor
 
+from .cmacros import blank_macros
 from .languages import canonical_language, grammar_for, language_for, spec_for
 from .settings import Settings
 from .spans import Kind, Span
@@ -223,49 +224,6 @@ def _parser(language: str, ts_language) -> Parser:
     if parser is None:
         parser = parsers[language] = Parser(ts_language)
     return parser
-
-
-# a line that is one upper-case macro name with an underscore in it (``FMT_BEGIN_NAMESPACE``, ``Q_OBJECT``)
-MACRO_LINE_RE = re.compile(rb"(?m)^[ \t]*[A-Z_][A-Z0-9]*_[A-Z0-9_]*[ \t]*(?=\r?$)")
-# such names between ``class``/``struct``/``union`` and the name of a class head (export and attribute macros:
-# ``class FMT_API format_error :``, ``class ABSL_LOCKABLE Mutex {``)
-CLASS_MACRO_RE = re.compile(
-    rb"\b(?:class|struct|union)\s+((?:[A-Z_][A-Z0-9]*_[A-Z0-9_]*\s+){1,4})(?=[A-Za-z_]\w*\s*(?:final\s*)?[:{])"
-)
-
-
-# attribute macros around a declaration (abseil's thread-safety and lifetime annotations, export macros):
-# before a line's declaration (``ABSL_CONST_INIT static Mutex mu;``), after a parameter list
-# (``f() const ABSL_LOCKS_EXCLUDED(mu_) {``), and a function-like one after a declarator (``int n_ GUARDED_BY(mu_);``)
-_MACRO = rb"[A-Z_][A-Z0-9]*_[A-Z0-9_]*(?:\([^()\n]*\))?"
-_DECLARATION_START = (
-    rb"(?:static|inline|const|constexpr|extern|virtual|explicit|void|int|char|bool|unsigned|signed|long|short|"
-    rb"double|float|auto|struct|class|enum|template|typename|friend)\b"
-    rb"|[A-Za-z_][\w:<>]*[ \t*&]+[A-Za-z_]\w*[ \t]*[(=;{\[]"
-)
-LEADING_MACROS_RE = re.compile(rb"(?m)^([ \t]*)((?:" + _MACRO + rb"[ \t]+){1,4})(?=" + _DECLARATION_START + rb")")
-TRAILING_MACROS_RE = re.compile(
-    rb"(?<=\))((?:[ \t]+(?:const|noexcept|override|final)){0,4})((?:[ \t]+" + _MACRO + rb"){1,4})(?=[ \t]*[{;=:])"
-)
-DECLARATOR_MACROS_RE = re.compile(
-    rb"(?<=[\w\]])((?:[ \t]+[A-Z_][A-Z0-9]*_[A-Z0-9_]*\([^()\n]*\)){1,4})(?=[ \t]*[;=,{)])"
-)
-
-
-def blank_macros(data: bytes) -> bytes:
-    """``data`` with the macro names a grammar cannot expand turned into spaces (a line that is only one,
-    those in a class head, attribute macros around a declaration): same length, same lines, so every byte
-    offset of the parse still points into the original text."""
-
-    def spaces(m: re.Match[bytes], keep: int = 0) -> bytes:
-        kept = m.group(keep) if keep else b""
-        return kept + b" " * (len(m.group(0)) - len(kept))
-
-    data = MACRO_LINE_RE.sub(spaces, data)
-    data = CLASS_MACRO_RE.sub(lambda m: m.group(0).replace(m.group(1), b" " * len(m.group(1))), data)
-    data = LEADING_MACROS_RE.sub(lambda m: spaces(m, 1), data)
-    data = TRAILING_MACROS_RE.sub(lambda m: spaces(m, 1), data)
-    return DECLARATOR_MACROS_RE.sub(spaces, data)
 
 
 def _parse(rel_path, data, lines: _Lines, settings, label, grammar, old_tree=None) -> ParseResult:

@@ -1,0 +1,52 @@
+"""C and C++ macros that tree-sitter cannot expand, blanked before parsing.
+
+Without a preprocessor the grammar reads a macro name as a type or a class name, and the class or function
+after it is lost or misnamed: ``ABSL_NAMESPACE_BEGIN`` on its own line swallows the class that follows,
+``class FMT_API format_error`` names the class ``FMT_API``, ``bool empty() const ABSL_SHARED_LOCKS_REQUIRED(mu_)``
+names the method after the macro. Each pattern below finds one such place; its ``m`` group (the macros) is
+turned into spaces, so the text keeps its length and lines and every byte offset of the parse still points
+into the file as written (what is indexed comes from the original). Only upper-case names with an
+underscore count, and only where a declaration is sure to be around them: a constant (``return MAX_SIZE;``,
+``static const int MAX_SIZE = 100;``) is never touched. Repetitions are bounded, so a hostile line is read
+in one pass.
+"""
+
+from __future__ import annotations
+
+import re
+
+NAME = rb"[A-Z_][A-Z0-9]*_[A-Z0-9_]*"  # FMT_API, __BEGIN_DECLS, Q_OBJECT
+CALL = NAME + rb"(?:\([^()\n]*\))?"  # ... or ABSL_GUARDED_BY(mu_)
+DECLARATION_START = (
+    rb"(?:static|inline|const|constexpr|extern|virtual|explicit|void|int|char|bool|unsigned|signed|long|short|"
+    rb"double|float|auto|struct|class|enum|template|typename|friend)\b"
+    rb"|[A-Za-z_][\w:<>]*[ \t*&]+[A-Za-z_]\w*[ \t]*[(=;{\[]"  # a type, then a name
+)
+
+PATTERNS = [
+    # a line that is only a macro name: ABSL_NAMESPACE_BEGIN, __BEGIN_DECLS
+    re.compile(rb"(?m)^(?P<m>[ \t]*" + NAME + rb"[ \t]*)(?=\r?$)"),
+    # export and attribute macros in a class head: class FMT_API format_error :, class ABSL_LOCKABLE Mutex {
+    re.compile(rb"\b(?:class|struct|union)\s+(?P<m>(?:" + NAME + rb"\s+){1,4})(?=[A-Za-z_]\w*\s*(?:final\s*)?[:{])"),
+    # before a line's declaration: ABSL_CONST_INIT static Mutex mu;
+    re.compile(rb"(?m)^[ \t]*(?P<m>(?:" + CALL + rb"[ \t]+){1,4})(?=" + DECLARATION_START + rb")"),
+    # after a parameter list: bool empty() const ABSL_SHARED_LOCKS_REQUIRED(mu_) {
+    re.compile(
+        rb"(?<=\))(?:[ \t]+(?:const|noexcept|override|final)){0,4}(?P<m>(?:[ \t]+" + CALL + rb"){1,4})(?=[ \t]*[{;=:])"
+    ),
+    # a function-like one after a declarator: int n_ ABSL_GUARDED_BY(mu_);
+    re.compile(rb"(?<=[\w\]])(?P<m>(?:[ \t]+" + NAME + rb"\([^()\n]*\)){1,4})(?=[ \t]*[;=,{)])"),
+]
+
+
+def _blanked(m: re.Match[bytes]) -> bytes:
+    start, end = m.start("m") - m.start(), m.end("m") - m.start()
+    whole = m.group(0)
+    return whole[:start] + b" " * (end - start) + whole[end:]
+
+
+def blank_macros(data: bytes) -> bytes:
+    """``data`` with the macro names a grammar cannot expand turned into spaces: same length, same lines."""
+    for pattern in PATTERNS:
+        data = pattern.sub(_blanked, data)
+    return data
