@@ -114,6 +114,7 @@ def _downgrade(db: Path) -> None:
     con.execute("ALTER TABLE files DROP COLUMN secrets")
     con.execute("DROP INDEX IF EXISTS spans_qualname")
     con.execute("DROP TABLE commits; DROP TABLE commit_files; DROP TABLE commit_symbols; DROP TABLE commits_fts")
+    con.execute("DROP TABLE doc_includes")
     con.execute(  # the cache as schema 1 made it
         "CREATE TABLE old_cache(embed_hash TEXT PRIMARY KEY, vector BLOB NOT NULL, used_at REAL NOT NULL) "
         "WITHOUT ROWID;"

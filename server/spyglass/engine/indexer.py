@@ -20,12 +20,13 @@ from pathlib import Path
 from typing import Any, Literal, Protocol, get_args
 
 from .discovery import Escaped, FileEntry, check_path, discover, looks_binary, read_inside
+from .docfiles import with_included_docs
 from .embedding import Embedder
 from .embedtext import embed_hash, embed_text
 from .errors import ModelLoadError
 from .filerules import MISSING, NOT_REGULAR, SYMLINK_OUTSIDE_ROOT
 from .parsing import PARSER_VERSION, parse_spans
-from .redact import SECRETS_VERSION, FileSecrets, unmarked
+from .redact import SECRETS_VERSION, FileSecrets, redact, unmarked
 from .settings import Settings
 from .store import PendingEmbedding, SpanRecord, Store
 from .textnorm import path_words, subword_terms
@@ -110,16 +111,23 @@ def content_hash(data: bytes) -> str:
 
 
 def span_records(
-    path: str, data: bytes, settings: Settings, old_tree: Any = None, secrets: FileSecrets | None = None
+    path: str,
+    data: bytes,
+    settings: Settings,
+    old_tree: Any = None,
+    secrets: FileSecrets | None = None,
+    read_doc: Callable[[str], str | None] | None = None,
 ) -> tuple[str, bool, list[SpanRecord], Any]:
     """Parse a file's bytes into records ready for the store: (language, had syntax errors, records, the
     syntax tree for a later incremental parse, or None). The file's ``secrets``, when it has any, are
-    replaced by their markers in what is searched and embedded: a search for a secret's value finds nothing."""
+    replaced by their markers in what is searched and embedded: a search for a secret's value finds nothing.
+    ``read_doc`` reads the files the code names as documentation (docfiles.py); None: none are read."""
     result = parse_spans(path, data, settings, old_tree=old_tree)
+    spans = with_included_docs(path, result.language, result.spans, read_doc) if read_doc else result.spans
     pwords = path_words(path)
     clean = secrets.clean if secrets is not None and secrets.count else None
     records = []
-    for s in result.spans:
+    for s in spans:
         if clean is not None:  # names, signature and doc are stored without the secrets (the text is not)
             name, qualname, signature, doc = clean(s.name), clean(s.qualname), clean(s.signature), clean(s.doc)
             s = replace(s, name=name, qualname=qualname, signature=signature, doc=doc)
@@ -160,6 +168,36 @@ class Indexer:
         self.store = store
         self.settings = settings
         self.embedder = embedder if settings.embed else None
+
+    def _doc_file(self, rel: str) -> str | None:
+        """The text of a file the code names as its documentation (docfiles.py), its secrets replaced by
+        their markers; None unless it is a file this index would index itself."""
+        if check_path(self.root, rel, self.settings) is not None:
+            return None
+        try:
+            if (self.root / rel).stat().st_size > self.settings.max_file_size:
+                return None
+            data = read_inside(self.root, rel)
+        except OSError:
+            return None
+        return None if looks_binary(data[:8192]) else redact(data.decode("utf-8", "replace")).text
+
+    def _refresh_documented(self, report: IndexReport) -> None:
+        """Parse again the files whose documentation comes from a file this report changed or deleted
+        (docfiles.py): their own bytes are the same, their docs are not. An open editor buffer is left to
+        its session."""
+        touched = {*report.changed_paths, *report.deleted_paths}
+        buffers = self.store.open_buffers()
+        for source in self.store.files_documented_by(touched):
+            if source in touched or source in buffers:
+                continue
+            try:
+                st = (self.root / source).stat()
+                data = read_inside(self.root, source)
+            except OSError:  # gone or unreadable: the next sync judges it
+                continue
+            with self.store.atomic():
+                self._index_bytes(source, data, st.st_size, st.st_mtime_ns, report, again=True)
 
     # -- the whole tree --------------------------------------------------------------------------
     def sync(self, progress: ProgressFn | None = None, cancel: Cancel | None = None, embed: bool = True) -> IndexReport:
@@ -206,6 +244,7 @@ class Indexer:
                     self._index_entry(entry, report)
             progress("parse", min(start + FILES_PER_TRANSACTION, len(todo)), len(todo))
         if not report.cancelled:
+            self._refresh_documented(report)
             self._find_secrets(report, cancel)
         self.store.set_meta("skipped_by_rules", json.dumps(dict(found.skipped), sort_keys=True))
         self.store.set_meta("skipped_paths_by_rules", json.dumps(found.skipped_paths[:SKIPPED_PATHS_KEPT]))
@@ -306,7 +345,15 @@ class Indexer:
         text = data.decode("utf-8", "replace")
         secrets = FileSecrets(text)
         report.files_with_secrets += bool(secrets.count)
-        language, had_errors, records, report.parse_tree = span_records(path, data, self.settings, old_tree, secrets)
+        doc_files: list[str] = []
+
+        def read_doc(rel: str) -> str | None:
+            doc_files.append(rel)
+            return self._doc_file(rel)
+
+        language, had_errors, records, report.parse_tree = span_records(
+            path, data, self.settings, old_tree, secrets, read_doc
+        )
         searched = unmarked(secrets.clean(text)) if secrets.count else text
         reused = self.store.write_file(
             path,
@@ -319,6 +366,7 @@ class Indexer:
             records=records,
             buffer_session=buffer_session,
             secrets=secrets.to_json(),
+            doc_files=doc_files,
         )
         if state is not None and not again:
             report.changed += 1  # new files were counted as added when first seen
@@ -365,11 +413,13 @@ class Indexer:
                     self.store.delete_file(path)
                     report.deleted += 1
                     report.deleted_paths.append(path)
+                self._refresh_documented(report)
                 return report
             with self.store.atomic():
                 self._index_bytes(path, data, st.st_size, st.st_mtime_ns, report)
         if report.parsed and not report.changed:  # a full sync counts new files when it scans; here, now
             report.added += 1
+        self._refresh_documented(report)
         if embed:
             self.embed_pending(report)
         return report

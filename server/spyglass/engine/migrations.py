@@ -182,6 +182,21 @@ def _m9_compact_embedding_cache(con: apsw.Connection) -> None:
     )
 
 
+def _m10_doc_includes(con: apsw.Connection) -> None:
+    # which files a file takes documentation from (docfiles.py): when one changes, the files it documents
+    # are parsed again, though their own bytes did not change
+    con.execute(
+        """
+        CREATE TABLE doc_includes(
+            source TEXT NOT NULL,
+            included TEXT NOT NULL,
+            PRIMARY KEY(source, included)
+        ) WITHOUT ROWID;
+        CREATE INDEX doc_includes_included ON doc_includes(included);
+        """
+    )
+
+
 MIGRATIONS: list[Callable[[apsw.Connection], None]] = [
     _m1_initial,
     _m2_vector_log,
@@ -192,5 +207,6 @@ MIGRATIONS: list[Callable[[apsw.Connection], None]] = [
     _m7_qualname_index,
     _m8_history,
     _m9_compact_embedding_cache,
+    _m10_doc_includes,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

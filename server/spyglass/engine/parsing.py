@@ -59,7 +59,7 @@ ATTRIBUTE_TYPES = frozenset({"attribute_item", "annotation", "annotated_expressi
 COMMENT_TYPES = frozenset({"haddock"})
 # bumped whenever a change here gives a file other spans or names: an index parsed by an older version is
 # parsed again at its next sync (indexer.py), so an upgrade reaches every file, not only the edited ones
-PARSER_VERSION = 5
+PARSER_VERSION = 6  # 6: a Rust doc attribute that includes a file gives its text (docfiles.py)
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200
@@ -353,10 +353,26 @@ def _collect(query, root: Node, data: bytes) -> tuple[list[_Def], Node | None]:
 
 
 def _extend_attributes(d: _Def) -> None:
+    """The attributes above a definition start its span, also past a comment at the end of one's line
+    (``#[doc(alias = "scope")] // as other libraries call it``)."""
     prev = d.node.prev_named_sibling
-    while prev is not None and prev.type in ATTRIBUTE_TYPES:
-        d.start_byte = prev.start_byte
+    while prev is not None:
+        if prev.type in ATTRIBUTE_TYPES:
+            d.start_byte = prev.start_byte
+        elif not _trails_attribute(prev):
+            break
         prev = prev.prev_named_sibling
+
+
+def _trails_attribute(node: Node) -> bool:
+    """Whether ``node`` is a comment on the same line as an attribute before it."""
+    before = node.prev_named_sibling
+    return (
+        _is_comment(node)
+        and before is not None
+        and before.type in ATTRIBUTE_TYPES
+        and before.end_point[0] == node.start_point[0]
+    )
 
 
 def _extend_open_ended(defs: list[_Def], open_types: frozenset[str]) -> None:

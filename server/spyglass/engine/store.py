@@ -372,14 +372,19 @@ class Store:
         file_fts: tuple[str, str, str] = ("", "", ""),
         buffer_session: str | None = None,
         secrets: str | None = None,
+        doc_files: Sequence[str] = (),
     ) -> int:
         """Replace a file's spans and full text; reuse cached vectors. Returns how many were reused.
 
         ``file_fts`` is the whole file's (path words, text, sub-word terms) for file-level BM25;
         ``buffer_session`` the session whose unsaved editor buffer the text is (None: the disk's text);
-        ``secrets`` the secrets found in the text (``redact.FileSecrets.to_json``)."""
+        ``secrets`` the secrets found in the text (``redact.FileSecrets.to_json``); ``doc_files`` the files
+        its documentation was read from (docfiles.py)."""
         with self.atomic() as con:
             self._delete_spans_of(con, path)
+            con.executemany(
+                "INSERT OR IGNORE INTO doc_includes(source, included) VALUES(?,?)", [(path, d) for d in doc_files]
+            )
             self._set_origin(con, path, buffer_session)
             self._changed(con)
             con.execute(
@@ -445,6 +450,13 @@ class Store:
         with self.atomic() as con:
             con.execute("UPDATE files SET secrets=? WHERE path=? AND content_hash=?", (secrets, path, content_hash))
 
+    def files_documented_by(self, paths: Iterable[str]) -> list[str]:
+        """The files whose documentation was read from any of ``paths`` (docfiles.py)."""
+        found: set[str] = set()
+        for path in paths:
+            found.update(r[0] for r in self.con.execute("SELECT source FROM doc_includes WHERE included=?", (path,)))
+        return sorted(found)
+
     def delete_file(self, path: str) -> None:
         with self.atomic() as con:
             self._delete_spans_of(con, path)
@@ -482,7 +494,8 @@ class Store:
             )
 
     def _delete_spans_of(self, con: apsw.Connection, path: str) -> None:
-        """Remove a file's spans, their full text and vectors, and the file's own full text."""
+        """Remove a file's spans, their full text and vectors, the file's own full text and what it read."""
+        con.execute("DELETE FROM doc_includes WHERE source=?", (path,))
         con.execute("DELETE FROM files_fts WHERE rowid = (SELECT id FROM files WHERE path=?)", (path,))
         ids = [
             r[0] for r in con.execute("SELECT s.id FROM spans s JOIN files f ON f.id=s.file_id WHERE f.path=?", (path,))
