@@ -132,7 +132,7 @@ def span_records(
             name, qualname, signature, doc = clean(s.name), clean(s.qualname), clean(s.signature), clean(s.doc)
             s = replace(s, name=name, qualname=qualname, signature=signature, doc=doc)
         body = unmarked(clean(s.text)) if clean is not None else s.text
-        text = embed_text_of(s.kind, s.qualname, s.signature, s.doc, s.text, settings, clean)
+        text = embed_text_of(s.kind, s.qualname, s.signature, s.doc, s.text, settings, clean, path)
         names = unmarked(f"{s.name} {s.qualname}")
         records.append(
             SpanRecord(
@@ -146,14 +146,21 @@ def span_records(
 
 
 def embed_text_of(
-    kind: str, qualname: str, signature: str, doc: str, text: str, settings: Settings, clean: Callable | None
+    kind: str,
+    qualname: str,
+    signature: str,
+    doc: str,
+    text: str,
+    settings: Settings,
+    clean: Callable | None,
+    path: str,
 ) -> str:
-    """What is embedded for a span: the recipe's text of its fields, its file's secrets replaced by their
-    markers (``clean``: ``FileSecrets.clean`` of the file, or None when it has none). The one definition,
-    used when the span is indexed (for its hash) and when it is embedded."""
+    """What is embedded for a span of the file at ``path``: the recipe's text of its fields, its file's
+    secrets replaced by their markers (``clean``: ``FileSecrets.clean`` of the file, or None when it has
+    none). The one definition, used when the span is indexed (for its hash) and when it is embedded."""
     if clean is not None:
         qualname, signature, doc, text = clean(qualname), clean(signature), clean(doc), clean(text)
-    return embed_text(kind, qualname, signature, doc, text, settings.embed_max_tokens, settings.embed_text)
+    return embed_text(kind, qualname, signature, doc, text, settings.embed_max_tokens, settings.embed_text, path)
 
 
 # settings that change the spans a file gives or the text embedded for them
@@ -465,7 +472,10 @@ class Indexer:
             return cleaners[p.path]
 
         texts = [
-            (p.embed_hash, embed_text_of(p.kind, p.qualname, p.signature, p.doc, p.text, self.settings, cleaner(p)))
+            (
+                p.embed_hash,
+                embed_text_of(p.kind, p.qualname, p.signature, p.doc, p.text, self.settings, cleaner(p), p.path),
+            )
             for p in pending
         ]
         texts.sort(key=lambda item: len(item[1]))

@@ -59,7 +59,9 @@ ATTRIBUTE_TYPES = frozenset({"attribute_item", "annotation", "annotated_expressi
 COMMENT_TYPES = frozenset({"haddock"})
 # bumped whenever a change here gives a file other spans or names: an index parsed by an older version is
 # parsed again at its next sync (indexer.py), so an upgrade reaches every file, not only the edited ones
-PARSER_VERSION = 6  # 6: a Rust doc attribute that includes a file gives its text (docfiles.py)
+# 6: a Rust doc attribute that includes a file gives its text (docfiles.py); 7: a module span's embedded text
+# is named by its path (embedtext.py), so an older index recomputes those spans' hashes (the rest reuse theirs)
+PARSER_VERSION = 7
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200
