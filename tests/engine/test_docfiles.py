@@ -8,7 +8,7 @@ from pathlib import Path
 import apsw
 import pytest
 
-from spyglass.engine.docfiles import included_path
+from spyglass.engine.docfiles import INCLUDED_CHARS, MAX_INCLUDES, included_path, with_included_docs
 from spyglass.engine.parsing import parse_spans
 from spyglass.engine.workspace import Workspace
 
@@ -130,3 +130,77 @@ def test_a_changed_or_deleted_doc_file_refreshes_what_it_documents(tmp_path: Pat
     assert _stored_docs(root)["file"].startswith("Extractors read headers, bodies and paths.")
     (root / "src/docs/extract.md").unlink()
     assert _docs(root)["file"] == ""  # a full sync sees the deletion too
+
+
+def test_a_doc_file_written_marks_what_reads_it_so_no_crash_or_cancel_leaves_it_stale(tmp_path: Path):
+    root = _workspace(tmp_path)
+    _docs(root)
+    md = root / "src/docs/extract.md"
+    md.write_text("Extractors read headers, bodies and paths.\n", encoding="utf-8")
+    with Workspace.open(root, writer=True, overrides={"embed": False}) as ws:
+        st = md.stat()
+        ws.store.write_file(  # the Markdown's new text is written, and the process stops before anything else
+            "src/docs/extract.md",
+            size=st.st_size,
+            mtime_ns=st.st_mtime_ns,
+            language="markdown",
+            content_hash="x",
+            parse_errors=False,
+            records=[],
+        )
+        assert ws.store.stale_documented() == ["src/extract/mod.rs"]
+    assert _docs(root)["file"].startswith("Extractors read headers, bodies and paths.")  # the next sync
+
+
+def test_an_unsaved_doc_buffer_changes_nothing_until_it_is_saved(tmp_path: Path):
+    root = _workspace(tmp_path)
+    before = _docs(root)["file"]
+    md = root / "src/docs/extract.md"
+    with Workspace.open(root, writer=True, overrides={"embed": False}) as ws:
+        ws.update_file(md, text="Typed values, unsaved.\n")
+        assert _stored_docs(root)["file"] == before  # the includer reads the disk, which has not changed
+        md.write_text("Typed values, saved.\n", encoding="utf-8")
+        ws.update_file(md)
+        assert _stored_docs(root)["file"].startswith("Typed values, saved.")
+
+
+def test_a_refresh_keeps_the_tree_of_the_file_the_update_was_for(tmp_path: Path):
+    root = _workspace(tmp_path)
+    (root / "src/a.rs").write_text('#![doc = include_str!("b.rs")]\npub fn a() {}\n', encoding="utf-8")
+    (root / "src/b.rs").write_text("pub fn b() {}\n", encoding="utf-8")
+    _docs(root)
+    (root / "src/b.rs").write_text("pub fn b() {}\npub fn c() {}\n", encoding="utf-8")
+    with Workspace.open(root, writer=True, overrides={"embed": False}) as ws:
+        report = ws.update_file("src/b.rs")
+        assert report.parse_tree is not None and b"pub fn c()" in report.parse_tree.root_node.text
+
+
+def test_a_hostile_include_is_read_once_bounded_and_never_crashes_the_index(tmp_path: Path):
+    root = _workspace(tmp_path)
+    padding = 'const PAD: &str = "' + "x" * 9000 + '";\n\n'  # past the binary sniff of the first 8 KB
+    hostile = padding + '#[doc = include_str!("a\0b.md")]\npub fn nul() {}\n'
+    hostile += "".join(f'#![doc = include_str!("../README{i % 3}.md")]\n' for i in range(500)) + "pub fn many() {}\n"
+    (root / "src/hostile.rs").write_text(hostile, encoding="utf-8")
+    for i in range(3):
+        (root / f"README{i}.md").write_text(f"Readme {i}. " * 20000, encoding="utf-8")
+    with Workspace.open(root, writer=True, overrides={"embed": False}) as ws:
+        assert ws.index().parsed >= 1
+        rows = list(
+            ws.store.con.execute(
+                "SELECT s.name, s.doc FROM spans s JOIN files f ON f.id = s.file_id WHERE f.path = 'src/hostile.rs'"
+            )
+        )
+    module_docs = [doc for name, doc in rows if name == "hostile.rs"]
+    assert len(module_docs) == 5  # a long file's module span comes in parts: each has the doc
+    assert all(d.startswith("Readme 0.") and len(d) <= INCLUDED_CHARS for d in module_docs)
+    assert dict(rows)["nul"] == ""
+
+    asked: list[str] = []
+
+    def read(rel: str) -> str:
+        asked.append(rel)
+        return ""  # nothing to add: every target would be tried, up to the bound
+
+    span = parse_spans("src/hostile.rs", hostile.encode()).spans[0]
+    with_included_docs("src/hostile.rs", "rust", [span], read)
+    assert len(asked) == len(set(asked)) <= MAX_INCLUDES

@@ -25,12 +25,13 @@ INNER_RE = re.compile(r"^" + _INCLUDE.format(bang="!"), re.MULTILINE)  # uninden
 OUTER_RE = re.compile(r"^\s*" + _INCLUDE.format(bang=""))
 ATTRIBUTE_OR_COMMENT = ("#[", "//")
 INCLUDED_CHARS = 1000  # as much of the file as a doc keeps (parsing.DOC_CHARS)
+MAX_INCLUDES = 16  # files one span reads at most (a hostile file may name thousands)
 
 
 def included_path(source: str, target: str) -> str | None:
     """The workspace-relative path ``include_str!(target)`` reads from the file ``source``, or None when it
     leaves the workspace (or is absolute)."""
-    if target.startswith("/") or "\\" in target:
+    if target.startswith("/") or "\\" in target or any(ord(c) < 32 for c in target):
         return None
     path = posixpath.normpath(posixpath.join(posixpath.dirname(source), target))
     return None if path == ".." or path.startswith("../") or path == "." else path
@@ -47,25 +48,38 @@ def _outer_includes(span: Span) -> list[str]:
     return found
 
 
+def _is_file_module(span: Span, file_name: str) -> bool:
+    """Whether ``span`` is (a part of) the span of the whole file, not an inline ``mod name { }``."""
+    return span.kind == "module" and span.parent is None and span.name == file_name
+
+
+def _with_docs(path: str, doc: str, targets: list[str], read: Callable[[str], str | None]) -> str:
+    """``doc`` and the text of the files ``targets`` name (each read once, at most MAX_INCLUDES of them),
+    as much as a doc keeps."""
+    for target in list(dict.fromkeys(targets))[:MAX_INCLUDES]:
+        if len(doc) >= INCLUDED_CHARS:
+            break
+        rel = included_path(path, target)
+        text = read(rel) if rel is not None else None
+        if text and text.strip():
+            doc = f"{doc}\n{text.strip()}" if doc else text.strip()
+    return doc[:INCLUDED_CHARS]
+
+
 def with_included_docs(path: str, language: str, spans: list[Span], read: Callable[[str], str | None]) -> list[Span]:
     """``spans`` with the text of the files their doc attributes include added to their docs. ``read`` gives
     a workspace-relative file's text, or None when it must not be read (ignored, missing, too large)."""
     if language != "rust":
         return spans
+    file_name = posixpath.basename(path)
+    head = next((s for s in spans if _is_file_module(s, file_name) and s.start_line == 1), None)
+    # inner attributes open a file, so its first part holds them; every part of a long file gets the doc
+    module_doc = _with_docs(path, head.doc, [m["path"] for m in INNER_RE.finditer(head.text)], read) if head else ""
     out = []
     for span in spans:
-        if span.kind == "module" and span.parent is None and span.start_line == 1:
-            targets = [m["path"] for m in INNER_RE.finditer(span.text)]
+        if _is_file_module(span, file_name):
+            doc = module_doc if head is not None and span.doc == head.doc else span.doc
         else:
-            targets = _outer_includes(span)
-        texts = []
-        for target in targets:
-            rel = included_path(path, target)
-            text = read(rel) if rel is not None else None
-            if text and text.strip():
-                texts.append(text.strip())
-        if texts:
-            doc = "\n".join([span.doc, *texts] if span.doc else texts)
-            span = replace(span, doc=doc[:INCLUDED_CHARS])
-        out.append(span)
+            doc = _with_docs(path, span.doc, _outer_includes(span), read)
+        out.append(replace(span, doc=doc) if doc != span.doc else span)
     return out

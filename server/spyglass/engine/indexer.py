@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol, get_args
 
 from .discovery import Escaped, FileEntry, check_path, discover, looks_binary, read_inside
-from .docfiles import with_included_docs
+from .docfiles import INCLUDED_CHARS, with_included_docs
 from .embedding import Embedder
 from .embedtext import embed_hash, embed_text
 from .errors import ModelLoadError
@@ -163,6 +163,8 @@ def embed_text_of(
     return embed_text(kind, qualname, signature, doc, text, settings.embed_max_tokens, settings.embed_text, path)
 
 
+DOC_READ_BYTES = 65536  # of a file included as documentation, what is read and redacted
+
 # settings that change the spans a file gives or the text embedded for them
 SPAN_SETTINGS = ("window_lines", "window_overlap", "max_span_lines", "embed_max_tokens", "embed_text")
 
@@ -177,26 +179,30 @@ class Indexer:
         self.embedder = embedder if settings.embed else None
 
     def _doc_file(self, rel: str) -> str | None:
-        """The text of a file the code names as its documentation (docfiles.py), its secrets replaced by
+        """The start of a file the code names as its documentation (docfiles.py), its secrets replaced by
         their markers; None unless it is a file this index would index itself."""
-        if check_path(self.root, rel, self.settings) is not None:
-            return None
         try:
+            if check_path(self.root, rel, self.settings) is not None:
+                return None
             if (self.root / rel).stat().st_size > self.settings.max_file_size:
                 return None
             data = read_inside(self.root, rel)
-        except OSError:
+        except (OSError, ValueError):  # ValueError: a NUL in the path
             return None
-        return None if looks_binary(data[:8192]) else redact(data.decode("utf-8", "replace")).text
+        if looks_binary(data[:8192]):
+            return None
+        # the doc keeps its first INCLUDED_CHARS: redact a generous prefix (a secret across the cut is whole)
+        return redact(data[:DOC_READ_BYTES].decode("utf-8", "replace")).text[:INCLUDED_CHARS]
 
     def _refresh_documented(self, report: IndexReport) -> None:
-        """Parse again the files whose documentation comes from a file this report changed or deleted
-        (docfiles.py): their own bytes are the same, their docs are not. An open editor buffer is left to
-        its session."""
-        touched = {*report.changed_paths, *report.deleted_paths}
+        """Parse again the files whose documentation comes from a file that changed or went since they were
+        parsed (the store marks them: ``Store.stale_documented``): their own bytes are the same, their docs
+        are not. An open editor buffer is left to its session (it is parsed again when it changes or
+        closes: the mark stays until then)."""
         buffers = self.store.open_buffers()
-        for source in self.store.files_documented_by(touched):
-            if source in touched or source in buffers:
+        tree = report.parse_tree  # the tree of the file the report is about, not of these
+        for source in self.store.stale_documented():
+            if source in buffers:
                 continue
             try:
                 st = (self.root / source).stat()
@@ -204,7 +210,8 @@ class Indexer:
             except OSError:  # gone or unreadable: the next sync judges it
                 continue
             with self.store.atomic():
-                self._index_bytes(source, data, st.st_size, st.st_mtime_ns, report, again=True)
+                self._index_bytes(source, data, st.st_size, st.st_mtime_ns, report, again=True, docs_only=True)
+        report.parse_tree = tree
 
     # -- the whole tree --------------------------------------------------------------------------
     def sync(self, progress: ProgressFn | None = None, cancel: Cancel | None = None, embed: bool = True) -> IndexReport:
@@ -251,8 +258,8 @@ class Indexer:
                     self._index_entry(entry, report)
             progress("parse", min(start + FILES_PER_TRANSACTION, len(todo)), len(todo))
         if not report.cancelled:
+            self._find_secrets(report, cancel)  # first: it may write an included file again
             self._refresh_documented(report)
-            self._find_secrets(report, cancel)
         self.store.set_meta("skipped_by_rules", json.dumps(dict(found.skipped), sort_keys=True))
         self.store.set_meta("skipped_paths_by_rules", json.dumps(found.skipped_paths[:SKIPPED_PATHS_KEPT]))
         self.store.set_meta("last_sync", str(time.time()))
@@ -331,9 +338,11 @@ class Indexer:
         old_tree: Any = None,
         buffer_session: str | None = None,
         again: bool = False,
+        docs_only: bool = False,
     ) -> None:
         """Index one file's bytes: the disk's, or (``buffer_session``) that session's unsaved buffer;
-        ``again``: even if the index holds these very bytes."""
+        ``again``: even if the index holds these very bytes; ``docs_only``: only for the docs it reads from
+        other files (the files that read this one then need nothing: its bytes did not change)."""
         state = self.store.file_state(path)
         digest = content_hash(data)
         if not again and state is not None and state.content_hash == digest and state.skip_reason is None:
@@ -352,11 +361,12 @@ class Indexer:
         text = data.decode("utf-8", "replace")
         secrets = FileSecrets(text)
         report.files_with_secrets += bool(secrets.count)
-        doc_files: list[str] = []
+        docs: dict[str, str | None] = {}  # each file read once, however often it is included
 
         def read_doc(rel: str) -> str | None:
-            doc_files.append(rel)
-            return self._doc_file(rel)
+            if rel not in docs:
+                docs[rel] = self._doc_file(rel)
+            return docs[rel]
 
         language, had_errors, records, report.parse_tree = span_records(
             path, data, self.settings, old_tree, secrets, read_doc
@@ -373,7 +383,8 @@ class Indexer:
             records=records,
             buffer_session=buffer_session,
             secrets=secrets.to_json(),
-            doc_files=doc_files,
+            doc_files=list(docs),
+            mark_documented=not docs_only,
         )
         if state is not None and not again:
             report.changed += 1  # new files were counted as added when first seen
@@ -426,7 +437,8 @@ class Indexer:
                 self._index_bytes(path, data, st.st_size, st.st_mtime_ns, report)
         if report.parsed and not report.changed:  # a full sync counts new files when it scans; here, now
             report.added += 1
-        self._refresh_documented(report)
+        if text is None:  # a buffer's text is not what its includers read from disk
+            self._refresh_documented(report)
         if embed:
             self.embed_pending(report)
         return report

@@ -349,6 +349,7 @@ class Store:
     def record_skip(self, path: str, size: int, mtime_ns: int, reason: str) -> None:
         with self.atomic() as con:
             self._delete_spans_of(con, path)
+            self._mark_documented(con, path)
             self._set_origin(con, path, None)
             self._changed(con)
             con.execute(
@@ -373,15 +374,19 @@ class Store:
         buffer_session: str | None = None,
         secrets: str | None = None,
         doc_files: Sequence[str] = (),
+        mark_documented: bool = True,
     ) -> int:
         """Replace a file's spans and full text; reuse cached vectors. Returns how many were reused.
 
         ``file_fts`` is the whole file's (path words, text, sub-word terms) for file-level BM25;
         ``buffer_session`` the session whose unsaved editor buffer the text is (None: the disk's text);
         ``secrets`` the secrets found in the text (``redact.FileSecrets.to_json``); ``doc_files`` the files
-        its documentation was read from (docfiles.py)."""
+        its documentation was read from (docfiles.py); ``mark_documented``: the files whose docs are read
+        from this one are to be parsed again (False: its text is the one they read)."""
         with self.atomic() as con:
             self._delete_spans_of(con, path)
+            if mark_documented:
+                self._mark_documented(con, path)
             con.executemany(
                 "INSERT OR IGNORE INTO doc_includes(source, included) VALUES(?,?)", [(path, d) for d in doc_files]
             )
@@ -450,16 +455,29 @@ class Store:
         with self.atomic() as con:
             con.execute("UPDATE files SET secrets=? WHERE path=? AND content_hash=?", (secrets, path, content_hash))
 
-    def files_documented_by(self, paths: Iterable[str]) -> list[str]:
-        """The files whose documentation was read from any of ``paths`` (docfiles.py)."""
-        if self.con.execute("SELECT 1 FROM doc_includes LIMIT 1").fetchone() is None:
-            return []  # most indexes: no file takes its docs from another
-        sql = "SELECT DISTINCT source FROM doc_includes WHERE included IN ({marks})"
-        return sorted({source for (source,) in self._select_in(sql, paths)})
+    def stale_documented(self) -> list[str]:
+        """The files to parse again because a file their documentation was read from changed or went
+        (docfiles.py; ``_mark_documented``)."""
+        rows = self.con.execute(
+            "SELECT DISTINCT d.source FROM doc_includes d JOIN files f ON f.path = d.source "
+            "WHERE f.content_hash IS NULL AND f.skip_reason IS NULL ORDER BY d.source"
+        )
+        return [str(source) for (source,) in rows]
+
+    def _mark_documented(self, con: apsw.Connection, path: str) -> None:
+        """Mark for parsing again (as a parser upgrade does) the files whose docs were read from ``path``,
+        which is being written or removed: in the same transaction, so no crash or cancelled sync between
+        the two leaves a doc stale; the next sync, or ``stale_documented``, parses them."""
+        con.execute(
+            "UPDATE files SET content_hash = NULL, mtime_ns = -1 WHERE skip_reason IS NULL AND path != ? "
+            "AND path IN (SELECT source FROM doc_includes WHERE included = ?)",
+            (path, path),
+        )
 
     def delete_file(self, path: str) -> None:
         with self.atomic() as con:
             self._delete_spans_of(con, path)
+            self._mark_documented(con, path)
             self._set_origin(con, path, None)
             self._changed(con)
             con.execute("DELETE FROM files WHERE path=?", (path,))
