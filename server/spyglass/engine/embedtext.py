@@ -10,7 +10,7 @@ entries stop matching.
 from __future__ import annotations
 
 from .spans import text_hash
-from .textnorm import IDENT_RE, words
+from .textnorm import IDENT_RE, path_words
 
 RECIPE = "v1"
 PATH_NAMED_KINDS = frozenset({"module", "window"})
@@ -26,7 +26,7 @@ def module_words(path: str) -> str:
     """A module span's name as the model reads it: the words of its file's path without the extension and
     without ``src``/``lib`` (``axum/src/extract/mod.rs`` -> ``axum extract mod``)."""
     stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
-    return " ".join(dict.fromkeys(w for w in words(stem) if w not in WHERE_FOLDERS))
+    return " ".join(w for w in path_words(stem).split() if w not in WHERE_FOLDERS)
 
 
 def embed_text(

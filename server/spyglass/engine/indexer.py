@@ -199,9 +199,12 @@ class Indexer:
         parsed (the store marks them: ``Store.stale_documented``): their own bytes are the same, their docs
         are not. An open editor buffer is left to its session (it is parsed again when it changes or
         closes: the mark stays until then)."""
+        stale = self.store.stale_documented()
+        if not stale:  # the common case, on every update: nothing more to read
+            return
         buffers = self.store.open_buffers()
         tree = report.parse_tree  # the tree of the file the report is about, not of these
-        for source in self.store.stale_documented():
+        for source in stale:
             if source in buffers:
                 continue
             try:
