@@ -48,7 +48,7 @@ ONLY = {
 }
 CONFIGS: dict[str, RankingConfig] = {
     "current": BASE,
-    "no vector for names": replace(BASE, vector_for_names=False),
+    "no containers last": replace(BASE, containers_last=False),
     "session 7 defaults": replace(SESSION_7, lexical_depth=0),
     "session 5 defaults": replace(
         SESSION_7,

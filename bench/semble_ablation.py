@@ -40,6 +40,7 @@ def _files(**weights: float) -> RankingConfig:
 # issue 20's changes, each switched off alone (docs/quality.md, "Issue 20: short queries")
 CONFIGS: dict[str, RankingConfig] = {
     "current": BASE,
+    "no containers last": replace(BASE, containers_last=False),
     "no file stem (files)": replace(BASE, file_weights={}),
     "no word forms": replace(BASE, word_forms=False),
     "no lexical coverage": replace(BASE, lexical_coverage=False),

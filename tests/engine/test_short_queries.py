@@ -9,6 +9,7 @@ import pytest
 from spyglass.engine import Workspace
 from spyglass.engine.search.query import other_forms, parse_query, word_keys
 from spyglass.engine.search.retrievers import scaled, stem_words
+from spyglass.engine.store import StoredSpan
 
 LEXICAL = {"embed": False}
 
@@ -286,3 +287,53 @@ def test_a_definition_kept_from_an_older_version_ranks_below_the_current_one(tmp
         ws.searcher.config = replace(ws.searcher.config, older_version=1.0)
         first = [ws.search(q, k=5, cut=False).results[0].path for q in ("BaseModel", "ZodObject")]
         assert first != ["pydantic/main.py", "src/v4/classic/schemas.ts"]  # without it, an old copy wins one
+
+
+CONNECTOR = '''import time
+
+
+class Connector:
+    """A pool of keep-alive connections: idle connections are closed when their keep-alive timeout has
+    passed, so a closed connection is never reused."""
+
+    def __init__(self, keepalive_timeout=15.0):
+        self.keepalive_timeout = keepalive_timeout
+        self.conns = {}
+
+    def cleanup(self):
+        """Close idle keep-alive connections whose timeout has passed."""
+        now = time.monotonic()
+        for key, (conn, since) in list(self.conns.items()):
+            if now - since > self.keepalive_timeout:
+                conn.close()
+                del self.conns[key]
+
+    def connect(self, key):
+        """Open a connection, or reuse an idle one."""
+        return self.conns.pop(key, (None, 0))[0]
+'''
+
+
+def test_within_a_file_a_member_comes_before_the_class_that_holds_it(tmp_path: Path) -> None:
+    """The class holds its methods' words, so it matches whatever they match; the method that does what the
+    query says is the answer, and the file keeps its place."""
+    query = "close idle keep-alive connections whose timeout has passed"
+    with _indexed(_write(tmp_path, {"connector.py": CONNECTOR, "steps.py": FILLER})) as ws:
+        hits = [h for h in ws.search(query, k=10, cut=False).results if h.path == "connector.py"]
+        assert [h.symbol for h in hits][:2] == ["Connector.cleanup", "Connector"]  # right after its best member
+        ws.searcher.config = replace(ws.searcher.config, containers_last=False)
+        before = [h.symbol for h in ws.search(query, k=10, cut=False).results if h.path == "connector.py"]
+        assert before[0] != "Connector.cleanup"  # what the rule changes
+
+
+def test_a_function_holding_a_closure_is_not_a_container() -> None:
+    from spyglass.engine.search.ranking import holds
+
+    def span(kind: str, start: int, end: int) -> StoredSpan:
+        return StoredSpan(1, "id", kind, "n", "n", "", "", None, "python", start, end, 0, 1, "t", "h", True, "a.py")
+
+    assert holds(span("class", 1, 50), span("method", 10, 20))
+    assert holds(span("module", 1, 50), span("function", 1, 20))
+    assert not holds(span("function", 1, 50), span("function", 10, 20))  # a closure is part of what it does
+    assert not holds(span("class", 1, 50), span("class", 1, 50))  # the same lines
+    assert not holds(span("class", 10, 50), span("method", 5, 20))

@@ -51,6 +51,9 @@ class RankingConfig:
     within_file: Mapping[str, float] | None = field(
         default_factory=lambda: {"vector": 0.1, "lexical": 0.6, "name": 0.2, "title": 0.2}
     )
+    # within a file, a class or module that holds other candidates comes no earlier than the best of them:
+    # the member is the precise answer (behaviour set tune top 1 72.6 -> 74.5; files unchanged)
+    containers_last: bool = True
     priors: Priors = Priors()  # tests and prose rank below code: the defaults of ``[search.priors]``
     short_query_terms: int = 12  # a query with at most this many content words is short
     candidates: int = 100  # how many each retriever adds to the candidates

@@ -130,7 +130,7 @@ def rank(
         scored = [(score * beside(span, named, config.beside_the_named), span) for score, span in scored]
     scored.sort(key=lambda t: (-t[0], t[1].path, t[1].start_line))
     if config.within_file:
-        scored = order_within_files(scored, signals, config.within_file, named)
+        scored = order_within_files(scored, signals, config.within_file, named, config.containers_last)
     return scored
 
 
@@ -222,23 +222,47 @@ def with_file_context(scored: Scored, share: float, spans: int) -> Scored:
     return [((1 - share) * score + share * context[span.path], span) for score, span in scored]
 
 
+FUNCTION_KINDS = frozenset({"function", "method"})
+
+
+def holds(outer: StoredSpan, inner: StoredSpan) -> bool:
+    """Whether ``outer`` is a container (a module, class, struct...; not a function: a closure inside a
+    function is part of what that function does) whose lines hold ``inner``'s, a span of the same file."""
+    return (
+        outer.kind not in FUNCTION_KINDS
+        and outer.start_line <= inner.start_line
+        and inner.end_line <= outer.end_line
+        and (outer.start_line, outer.end_line) != (inner.start_line, inner.end_line)
+    )
+
+
 def order_within_files(
     scored: Scored,
     signals: dict[int, dict[str, float]],
     weights: Mapping[str, float],
     named: Set[int] = frozenset(),
+    containers_last: bool = True,
 ) -> Scored:
     """Each file keeps the places (and scores) its spans hold in the ranking, so files rank as before, but
     which of its spans takes which place is decided by the spans' own signals under ``weights``, the
     definitions a name query names (``named``) first: the file's n-th best score goes to its n-th span in
-    that order."""
+    that order. With ``containers_last``, a class or module that holds other candidates of its file comes
+    no earlier than the best of them: its text holds its members' words, so it matches whatever they
+    match, and the member is the more precise answer (a name query's definition is still first)."""
     places: dict[str, list[int]] = {}
     for i, (_, span) in enumerate(scored):
         places.setdefault(span.path, []).append(i)
     out = list(scored)
     for at in places.values():
         own = {i: sum(weights.get(n, 0.0) * v for n, v in signals[scored[i][1].rowid].items()) for i in at}
-        order = sorted(at, key=lambda j: (scored[j][1].rowid not in named, -own[j], j))
+        holders = set()
+        if containers_last and len(at) > 1:
+            containers = [i for i in at if scored[i][1].kind not in FUNCTION_KINDS]
+            for i in sorted(containers, key=lambda k: scored[k][1].end_line - scored[k][1].start_line):  # inner first
+                if members := [j for j in at if holds(scored[i][1], scored[j][1])]:
+                    holders.add(i)
+                    own[i] = min(own[i], max(own[j] for j in members))
+        order = sorted(at, key=lambda j: (scored[j][1].rowid not in named, -own[j], j in holders, j))
         for i, j in zip(at, order, strict=True):
             out[i] = (scored[i][0], scored[j][1])
     return out
