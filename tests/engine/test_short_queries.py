@@ -139,6 +139,10 @@ def test_the_words_of_a_file_name() -> None:
     assert stem_words("pydantic/root_model.py") == ["root", "model"]
     assert stem_words("gson/JsonElement.java") == ["json", "element"]
     assert stem_words("lib/colors.bash") == ["colors"]
+    # a word for the sort of file is not its topic, unless it is the whole name
+    assert stem_words("lang3/BooleanUtils.java") == ["boolean"]
+    assert stem_words("app/string_helpers.py") == ["string"]
+    assert stem_words("lib/utils.js") == ["utils"]
     assert parse_query("Flow").identifiers == ["Flow"]
     assert parse_query("request logging middleware").identifiers == []  # words, not names
 
@@ -158,6 +162,18 @@ def test_a_ranking_of_files_prefers_the_file_named_after_the_topic(tmp_path: Pat
         ws.searcher.config = replace(ws.searcher.config, file_weights={})
         without = {h.path: h.score for h in ws.search(query, k=10, cut=False, per_file=1).results}
         assert ranked[0].score > without["lib/colors.py"]
+
+
+def test_a_file_of_helpers_is_named_after_what_it_helps_with(tmp_path: Path) -> None:
+    files = {
+        "lib/number_utils.py": "def to_int(text, default=0):\n    return int(text) if text else default\n",
+        "lib/reader.py": 'def parse(text):\n    """Parse numbers and dates with defaults."""\n    return text\n',
+        "lib/machine.py": FILLER,
+    }
+    with _indexed(_write(tmp_path, files)) as ws:
+        ranked = ws.search("number parsing with defaults", k=10, cut=False, per_file=1).results
+        stems = {h.path: h.why.signals.get("stem") for h in reversed(ranked)}
+        assert stems["lib/number_utils.py"] == 1.0 and stems["lib/reader.py"] is None
 
 
 TRACE = """Saving a draft crashes

@@ -137,14 +137,18 @@ def path(store: Store, mentions: dict[str, float]) -> dict[str, float]:
 
 
 STRUCTURAL_STEMS = frozenset({"mod", "index", "init", "main", "lib", "core", "base", "internal"})
+# Words that say what sort of file it is, not what it is about: ``BooleanUtils.java`` is about booleans.
+ROLE_WORDS = frozenset({"util", "utils", "utility", "utilities", "helper", "helpers", "impl"})
 
 
 def stem_words(path: str) -> list[str]:
     """The words of a file's name without its extension: ``root_model.py`` -> root, model;
-    ``JsonElement.java`` -> json, element; ``colors.bash`` -> colors."""
+    ``JsonElement.java`` -> json, element; ``colors.bash`` -> colors; ``BooleanUtils.java`` -> boolean: a
+    word for the sort of file is not its topic, unless it is the whole name (``utils.py`` -> utils)."""
     name = path.rsplit("/", 1)[-1]
     name = name.split(".", 1)[0] if not name.startswith(".") else name
-    return [w for w in split_identifier(name) if len(w) > 2]
+    words = [w for w in split_identifier(name) if len(w) > 2]
+    return [w for w in words if w not in ROLE_WORDS] or words
 
 
 def stem(store: Store, terms: Iterable[str], telling: Iterable[str]) -> dict[str, float]:
