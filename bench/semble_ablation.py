@@ -42,6 +42,8 @@ CONFIGS: dict[str, RankingConfig] = {
     "current": BASE,
     "no containers last": replace(BASE, containers_last=False),
     "no file stem (files)": replace(BASE, file_weights={}),
+    "file stem 0.05": _files(stem=0.05),
+    "file stem 0.2": _files(stem=0.2),
     "no word forms": replace(BASE, word_forms=False),
     "no lexical coverage": replace(BASE, lexical_coverage=False),
     "case-only names 0.4": replace(BASE, case_only_name=0.4),
