@@ -49,6 +49,9 @@ ONLY = {
 CONFIGS: dict[str, RankingConfig] = {
     "current": BASE,
     "no containers last": replace(BASE, containers_last=False),
+    "no frame weights": replace(BASE, frame_weights=False),
+    "no older versions": replace(BASE, older_version=1.0),
+    "no examples prior": replace(BASE, priors=replace(BASE.priors, examples=1.0)),
     "session 7 defaults": replace(SESSION_7, lexical_depth=0),
     "session 5 defaults": replace(
         SESSION_7,
@@ -104,9 +107,18 @@ def main() -> None:
     ap.add_argument("--out", type=Path, help="folder for one JSON report per configuration")
     ap.add_argument("--no-embed", action="store_true", help="lexical signals only")
     ap.add_argument("--query-part", choices=("full", "title"), default="full", help="title: first lines only")
+    ap.add_argument(
+        "--together",
+        action="store_true",
+        help="score every configuration in one pass over the commits (each query is indexed once, not once "
+        "per configuration); the report is written as together.json",
+    )
     args = ap.parse_args()
     repos = {r for r in args.repos.split(",") if r} or None
     queries = load_any(args.queries, repos)
+    if args.together:
+        _together(queries, args)
+        return
     rows = {}
     for name, ranking in CONFIGS.items():
         if args.only and name not in args.only:
@@ -121,6 +133,25 @@ def main() -> None:
             write_report(args.out / f"{name.replace(' ', '_').replace('/', '-')}.json", report)
         print(json.dumps({name: rows[name]}), flush=True)
     print(format_table(rows))
+
+
+def _together(queries: list, args: argparse.Namespace) -> None:
+    """One run: the defaults as "spyglass", every other chosen configuration as the variant "spyglass NAME"."""
+    names = [n for n in CONFIGS if n != "current" and (not args.only or n in args.only)]
+    overrides = {"embed": False} if args.no_embed else {}
+    config = EvalConfig(work=args.work.resolve(), overrides=overrides, query_part=args.query_part)
+
+    def progress(done: int, total: int, q: object, scores: dict) -> None:
+        print(f"[{done}/{total}] {getattr(q, 'id', '')}", flush=True)
+
+    report = run(queries, config, on_result=progress, variants={n: CONFIGS[n] for n in names})
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+        write_report(args.out / "together.json", report)
+    for instance, systems in report["instances"].items():  # where each configuration put the first gold file
+        ranks = {name: values.get("file_rank") for name, values in systems.items()}
+        print(instance, json.dumps(ranks), flush=True)
+    print(format_table(report["systems"]))
 
 
 if __name__ == "__main__":
