@@ -1,6 +1,6 @@
 """Run `spyglass eval` under several search configurations, for docs/quality.md (a benchmark, not a test).
 
-    python bench/ablation.py QUERIES.jsonl --repos flask,... --work DIR [--only NAME ...]
+    python bench/ablation.py QUERIES.jsonl --repos flask,... --work DIR [--only NAME ...] [--together]
 
 Each configuration is a RankingConfig (``dataclasses.replace`` of the defaults) that the evaluation's
 searcher uses for its run; the corpora and index in DIR are shared, so after the first run nothing is
@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from spyglass.engine.search import DEFAULT_RANKING, NO_PRIORS, Priors, RankingConfig
-from spyglass.evaluation.dataset import load_any
+from spyglass.evaluation.dataset import EvalQuery, load_any
 from spyglass.evaluation.report import format_table, write_report
 from spyglass.evaluation.runner import EvalConfig, run
 
@@ -135,14 +135,14 @@ def main() -> None:
     print(format_table(rows))
 
 
-def _together(queries: list, args: argparse.Namespace) -> None:
+def _together(queries: list[EvalQuery], args: argparse.Namespace) -> None:
     """One run: the defaults as "spyglass", every other chosen configuration as the variant "spyglass NAME"."""
     names = [n for n in CONFIGS if n != "current" and (not args.only or n in args.only)]
     overrides = {"embed": False} if args.no_embed else {}
     config = EvalConfig(work=args.work.resolve(), overrides=overrides, query_part=args.query_part)
 
-    def progress(done: int, total: int, q: object, scores: dict) -> None:
-        print(f"[{done}/{total}] {getattr(q, 'id', '')}", flush=True)
+    def progress(done: int, total: int, q: EvalQuery, scores: dict) -> None:
+        print(f"[{done}/{total}] {q.id}: first gold file at rank {scores['spyglass'].file_rank}", flush=True)
 
     report = run(queries, config, on_result=progress, variants={n: CONFIGS[n] for n in names})
     if args.out:
