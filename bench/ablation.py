@@ -123,9 +123,7 @@ def main() -> None:
     for name, ranking in CONFIGS.items():
         if args.only and name not in args.only:
             continue
-        overrides = {"embed": False} if args.no_embed else {}
-        config = EvalConfig(work=args.work.resolve(), overrides=overrides, query_part=args.query_part)
-        report = run(queries, config, ranking=ranking)
+        report = run(queries, _eval_config(args), ranking=ranking)
         rows[name] = report["systems"]["spyglass"]
         rows.setdefault("bm25 control", report["systems"]["bm25 control"])
         if args.out:
@@ -135,16 +133,19 @@ def main() -> None:
     print(format_table(rows))
 
 
+def _eval_config(args: argparse.Namespace) -> EvalConfig:
+    overrides = {"embed": False} if args.no_embed else {}
+    return EvalConfig(work=args.work.resolve(), overrides=overrides, query_part=args.query_part)
+
+
 def _together(queries: list[EvalQuery], args: argparse.Namespace) -> None:
     """One run: the defaults as "spyglass", every other chosen configuration as the variant "spyglass NAME"."""
     names = [n for n in CONFIGS if n != "current" and (not args.only or n in args.only)]
-    overrides = {"embed": False} if args.no_embed else {}
-    config = EvalConfig(work=args.work.resolve(), overrides=overrides, query_part=args.query_part)
 
     def progress(done: int, total: int, q: EvalQuery, scores: dict) -> None:
         print(f"[{done}/{total}] {q.id}: first gold file at rank {scores['spyglass'].file_rank}", flush=True)
 
-    report = run(queries, config, on_result=progress, variants={n: CONFIGS[n] for n in names})
+    report = run(queries, _eval_config(args), on_result=progress, variants={n: CONFIGS[n] for n in names})
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
         write_report(args.out / "together.json", report)
