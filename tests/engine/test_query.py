@@ -65,3 +65,38 @@ def test_compound_identifiers_become_fts_phrases():
     q = parse_query("autodoc_type_aliases is ignored by Foo.bar_baz and parseConfig")
     assert q.phrases == ["bar baz", "foo bar baz", "autodoc type aliases"]
     assert q.fts_match.startswith('"bar baz" OR "foo bar baz" OR "autodoc type aliases" OR ')
+
+
+PIP_LIST_ISSUE = """str() on the pytest.raises context variable doesn't behave like a caught exception
+Pytest 4.6.2, macOS 10.14.5
+
+with pytest.raises(LookupError) as e: print(str(e)) prints only the first line.
+
+Pip list gives
+```
+Package            Version
+------------------ --------
+colorama           0.4.1
+mock               3.0.4
+attrs==19.1.0
+├── left-pad@1.3.0
+numpy: 1.17.0
+zarr: None
+```
+"""
+
+
+def test_an_environment_listing_is_not_part_of_the_query():
+    q = parse_query(PIP_LIST_ISSUE)
+    for package in ("colorama", "mock", "attrs", "left", "numpy", "zarr"):
+        assert package not in q.terms
+        assert package not in q.text  # nor in what the model embeds
+    assert {"raises", "context", "exception", "lookuperror"} <= set(q.terms)
+    assert q.title.startswith("str() on the pytest.raises")
+
+
+def test_a_version_or_two_in_prose_stays():
+    text = "Upgrading from flask 2.0.1 to\nflask 2.1.0 breaks blueprints\nwith url_prefix"
+    assert parse_query(text).text == text
+    settings = "timeout: 1.5\nretries: 3\nbackoff: 0.5"  # YAML: two lines shaped like versions are no listing
+    assert parse_query(settings).text == settings

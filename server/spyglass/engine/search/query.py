@@ -208,7 +208,31 @@ def _content_words(text: str) -> list[str]:
     return [w for w in words(text) if len(w) > 1 and w not in STOPWORDS and not w.isdigit()]
 
 
+# one line of an environment listing: a package or tool and its version, as `pip list` (``attrs  19.1.0``),
+# `pip freeze` (``attrs==19.1.0``), `conda list` (``attrs  19.1.0  py37_0``), a show_versions report
+# (``numpy: 1.17.0``, ``zarr: None`` when it is not installed), `--version` output (``pylint 2.14.4``) and `npm ls` (``├── react@18.2.0``) print it
+VERSION_LINE_RE = re.compile(
+    r"^[\s│├└┬─|+`\\-]*[A-Za-z][\w.\[\]-]*"
+    r"(?:(?:\s*(?:===?|>=|<=|~=|@|:)\s*|\s+)v?\d+(?:\.\d+)+\S*(?:\s+\S+){0,2}|:\s*None)\s*$"
+)
+MIN_VERSION_LINES = 3  # fewer is a sentence or a setting that happens to name a version
+
+
+def without_environment(text: str) -> str:
+    """The query less the environment listing an issue pastes (installed packages and their versions): a
+    listing names every package installed, and its words ("mock", "six", "colorama") match code the issue
+    is not about. Only a listing of at least ``MIN_VERSION_LINES`` such lines is dropped."""
+    lines = text.splitlines()
+    listing = [i for i, line in enumerate(lines) if VERSION_LINE_RE.match(line)]
+    if len(listing) < MIN_VERSION_LINES:
+        return text
+    drop = set(listing)
+    kept = "\n".join(line for i, line in enumerate(lines) if i not in drop)
+    return kept if kept.strip() else text
+
+
 def parse_query(text: str) -> ParsedQuery:
+    text = without_environment(text)
     q = ParsedQuery(text=text)
     q.paths = list(dict.fromkeys(m.group(0) for m in PATH_RE.finditer(text.replace("\\", "/"))))
     q.path_weights = _path_weights(text, q.paths)
