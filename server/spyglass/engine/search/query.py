@@ -210,7 +210,8 @@ def _content_words(text: str) -> list[str]:
 
 # one line of an environment listing: a package or tool and its version, as `pip list` (``attrs  19.1.0``),
 # `pip freeze` (``attrs==19.1.0``), `conda list` (``attrs  19.1.0  py37_0``), a show_versions report
-# (``numpy: 1.17.0``, ``zarr: None`` when it is not installed), `--version` output (``pylint 2.14.4``) and `npm ls` (``├── react@18.2.0``) print it
+# (``numpy: 1.17.0``, ``zarr: None`` when it is not installed), `--version` output (``pylint 2.14.4``) and
+# `npm ls` (``├── react@18.2.0``) print it
 VERSION_LINE_RE = re.compile(
     r"^[\s│├└┬─|+`\\-]*[A-Za-z][\w.\[\]-]*"
     r"(?:(?:\s*(?:===?|>=|<=|~=|@|:)\s*|\s+)v?\d+(?:\.\d+)+\S*(?:\s+\S+){0,2}|:\s*None)\s*$"
