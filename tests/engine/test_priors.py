@@ -132,8 +132,7 @@ def test_prior_values_come_from_the_settings_file(tmp_path: Path):
 
 
 # an example program that says the description's words more literally than the code it illustrates
-EXAMPLE = {
-    "_examples/manpages/main.go": """package main
+EXAMPLE_TEXT = """package main
 
 // Generate a man page for each command into ./man.
 func main() {
@@ -147,28 +146,29 @@ func main() {
 func ExamplePages() []string {
 	return []string{"app.1"}
 }
-""",
-}
+"""
+EXAMPLE = "_examples/manpages/main.go"
 
 
-def _with_example(tmp_path: Path, settings: str = "") -> Path:
+def _with_example(tmp_path: Path, settings: str = "", where: str = EXAMPLE) -> Path:
     root = _workspace(tmp_path, settings)
-    for rel, text in EXAMPLE.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+    (root / where).parent.mkdir(parents=True, exist_ok=True)
+    (root / where).write_text(EXAMPLE_TEXT, encoding="utf-8")
     return root
 
 
-def test_example_code_ranks_below_the_code_it_shows(tmp_path: Path):
-    paths = [r.path for r in _search(_with_example(tmp_path / "on"), DESCRIPTION, embed=False)]
+# an examples folder, or a file named as an example beside the code (sphinx's doc/usage/example_google.py)
+@pytest.mark.parametrize("where", [EXAMPLE, "doc/example_manpages.go"])
+def test_example_code_ranks_below_the_code_it_shows(tmp_path: Path, where: str):
+    paths = [r.path for r in _search(_with_example(tmp_path / "on", where=where), DESCRIPTION, embed=False)]
     assert paths[0] == "doc/gen_man.go"
-    assert paths.index("_examples/manpages/main.go") > paths.index("doc/gen_man.go")
+    assert paths.index(where) > paths.index("doc/gen_man.go")
     # without the example prior the example's wording wins: the prior is what orders them
-    root = _with_example(tmp_path / "off", "[search.priors]\nexamples = 1.0\n")
-    assert [r.path for r in _search(root, DESCRIPTION, embed=False)][0] == "_examples/manpages/main.go"
+    root = _with_example(tmp_path / "off", "[search.priors]\nexamples = 1.0\n", where)
+    assert [r.path for r in _search(root, DESCRIPTION, embed=False)][0] == where
 
 
 def test_an_exact_name_in_an_example_keeps_its_rank(tmp_path: Path):
     results = _search(_with_example(tmp_path), "ExamplePages", embed=False)
-    assert (results[0].path, results[0].symbol) == ("_examples/manpages/main.go", "ExamplePages")
+    assert (results[0].path, results[0].symbol) == (EXAMPLE, "ExamplePages")
     assert results[0].score >= 0.5

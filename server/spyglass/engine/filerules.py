@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+import re
 from pathlib import PurePosixPath
 
 # --------------------------------------------------------------------------------------------------
@@ -530,9 +531,14 @@ def is_side_path(path: str) -> bool:
     return any(p in SIDE_DIR_NAMES for p in parts[:-1])
 
 
+# a file named as an example wherever it lives (``example.py``, ``example_google.py``, ``example-app.js``)
+EXAMPLE_FILE_RE = re.compile(r"example(?:[._-]|$)")
+
+
 @functools.lru_cache(maxsize=65536)
 def is_example_path(path: str) -> bool:
-    """Whether ``path`` lies in a folder of examples, demos or samples (``examples/``, Go's ``_examples/``):
-    code that shows how the project is used, beside the code that implements it."""
+    """Whether ``path`` lies in a folder of examples, demos or samples (``examples/``, Go's ``_examples/``)
+    or is a file named as an example (``doc/usage/example_google.py``): code that shows how the project is
+    used, beside the code that implements it."""
     parts = PurePosixPath(path.replace("\\", "/").lower()).parts
-    return any(p in EXAMPLE_DIR_NAMES for p in parts[:-1])
+    return any(p in EXAMPLE_DIR_NAMES for p in parts[:-1]) or bool(parts and EXAMPLE_FILE_RE.match(parts[-1]))
