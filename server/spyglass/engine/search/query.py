@@ -217,6 +217,8 @@ VERSION_LINE_RE = re.compile(
     r"(?:(?:\s*(?:===?|>=|<=|~=|@|:)\s*|\s+)v?\d+(?:\.\d+)+\S*(?:\s+\S+){0,2}|:\s*None)\s*$"
 )
 MIN_VERSION_LINES = 3  # fewer is a sentence or a setting that happens to name a version
+# a listing's column header (`pip list`: ``Package  Version``, `conda list`: ``# Name  Version  Build``)
+LISTING_HEADER_RE = re.compile(r"^\s*#?\s*(?:package|name)\s+version\b[\w\s-]*$", re.I)
 
 
 def without_environment(text: str) -> str:
@@ -227,7 +229,7 @@ def without_environment(text: str) -> str:
     listing = [i for i, line in enumerate(lines) if VERSION_LINE_RE.match(line)]
     if len(listing) < MIN_VERSION_LINES:
         return text
-    drop = set(listing)
+    drop = set(listing) | {i for i, line in enumerate(lines) if LISTING_HEADER_RE.match(line)}
     kept = "\n".join(line for i, line in enumerate(lines) if i not in drop)
     return kept if kept.strip() else text
 
