@@ -100,3 +100,18 @@ def test_a_version_or_two_in_prose_stays():
     assert parse_query(text).text == text
     settings = "timeout: 1.5\nretries: 3\nbackoff: 0.5"  # YAML: two lines shaped like versions are no listing
     assert parse_query(settings).text == settings
+
+
+def test_hostile_queries_are_read_in_linear_time():
+    # each took a minute or more to parse (a pattern that backtracks, a test per name over the whole text)
+    line = "a 1" + ".1" * 20_000 + " x y z w"  # version-shaped, failing at its end
+    assert parse_query("\n".join([line] * 3)).text.count(".1") == 60_000  # read and kept: no listing
+    assert parse_query("a/" * 20_000).paths == []  # one word of 40,000 characters is no path
+    assert parse_query("a-" * 20_000).paths == []
+    names = " ".join(f"call{i}(" for i in range(20_000))
+    assert parse_query(names).identifiers[:2] == ["call0", "call1"]
+
+
+def test_a_name_before_a_parenthesis_is_called_with_its_tails():
+    q = parse_query("the sprint( helper and rint are both wrong")
+    assert "sprint" in q.identifiers and "rint" in q.identifiers  # as the substring test always said

@@ -25,6 +25,9 @@ STOPWORDS = frozenset(
 PATH_RE = re.compile(
     r"(?:[\w.-]+/)+[\w.-]+\.\w+|\b[\w-]+\.(?:py|js|jsx|ts|tsx|go|rs|java|c|h|cc|cpp|hpp|cs|rb|php|sh|md)\b"
 )
+# a path is one word of the query, and no longer than this: PATH_RE's cost grows with the square of a
+# word's length (``a/a/a/...``), so a hostile query of one long word is not read for paths
+MAX_PATH_CHARS = 512
 # the function of a stack frame: Python's `File "x.py", line 3, in name`, `at name (file:1:2)` in
 # JavaScript, `at pkg.Class.name(File.java:12)` in Java and C#
 FRAME_RE = re.compile(r"""\bFile "[^"]+", line \d+, in ([A-Za-z_]\w*)|^\s*at (?:async )?([\w$.<>]+) ?\(""", re.M)
@@ -70,6 +73,12 @@ class ParsedQuery:
         return " OR ".join(f'"{t}"' for t in [*self.phrases, *self.terms, *forms])
 
 
+def _paths(text: str) -> list[str]:
+    """The file paths and file names a query mentions, each once, in order."""
+    words = (w for w in text.replace("\\", "/").split() if len(w) <= MAX_PATH_CHARS)
+    return list(dict.fromkeys(m.group(0) for w in words for m in PATH_RE.finditer(w)))
+
+
 def _path_weights(text: str, paths: list[str]) -> dict[str, float]:
     """1 for a path mentioned in prose or the innermost frame of a stack trace, down to 0.5 for the
     outermost frame: the innermost frames are where an error was raised."""
@@ -111,6 +120,17 @@ def _message_phrases(text: str) -> list[str]:
     return phrases
 
 
+CALLED_CHARS = 100  # names up to this long are looked up in _called's set; a longer one in the text
+
+
+def _called(text: str) -> set[str]:
+    """Every name the text has before a ``(``, with each tail of it (``print(`` calls ``rint`` and ``t``
+    too, as a plain substring test would say), up to ``CALLED_CHARS`` long: one pass over the text instead
+    of one per name, which made a query of many names cost the square of its length."""
+    calls = {m.group(0) for m in IDENT_RE.finditer(text) if text.startswith("(", m.end())}
+    return {c[i:] for c in calls for i in range(max(0, len(c) - CALLED_CHARS), len(c))}
+
+
 def _identifiers(text: str, paths: list[str]) -> list[str]:
     """Names worth an exact symbol lookup: stack-frame functions, dotted paths and their parts, compound
     names (``snake_case``, ``camelCase``), calls (``name(``), and capitalised words set as code."""
@@ -127,8 +147,9 @@ def _identifiers(text: str, paths: list[str]) -> list[str]:
         idents.setdefault(m.group(0).replace("::", "."), None)
     code = "\n".join(m.group(0) for m in FENCED_RE.finditer(text))
     code += "\n".join(m.group(0) for m in INLINE_CODE_RE.finditer(FENCED_RE.sub("", text)))
+    called = _called(text)
     for ident in IDENT_RE.findall(text):
-        if len(split_identifier(ident)) > 1 or f"{ident}(" in text:
+        if len(split_identifier(ident)) > 1 or (ident in called if len(ident) <= CALLED_CHARS else f"{ident}(" in text):
             idents.setdefault(ident, None)
     for ident in IDENT_RE.findall(code):
         if ident[:1].isupper() and not ident.isupper() and len(ident) > 2:
@@ -212,11 +233,13 @@ def _content_words(text: str) -> list[str]:
 # `pip freeze` (``attrs==19.1.0``), `conda list` (``attrs  19.1.0  py37_0``), a show_versions report
 # (``numpy: 1.17.0``, ``zarr: None`` when it is not installed), `--version` output (``pylint 2.14.4``) and
 # `npm ls` (``├── react@18.2.0``) print it
+# (possessive quantifiers: no backtracking, so a hostile line costs linear time)
 VERSION_LINE_RE = re.compile(
-    r"^[\s│├└┬─|+`\\-]*[A-Za-z][\w.\[\]-]*"
-    r"(?:(?:\s*(?:===?|>=|<=|~=|@|:)\s*|\s+)v?\d+(?:\.\d+)+\S*(?:\s+\S+){0,2}|:\s*None)\s*$"
+    r"^[\s│├└┬─|+`\\-]*+[A-Za-z][\w.\[\]-]*+"
+    r"(?:(?:\s*+(?:===?|>=|<=|~=|@|:)\s*+|\s++)v?\d++\.\d\S*+(?:\s++\S++){0,2}+|:\s*+None)\s*+$"
 )
 MIN_VERSION_LINES = 3  # fewer is a sentence or a setting that happens to name a version
+MAX_LISTING_LINE = 200  # characters: a listing's line is short
 # a listing's column header (`pip list`: ``Package  Version``, `conda list`: ``# Name  Version  Build``)
 LISTING_HEADER_RE = re.compile(r"^\s*#?\s*(?:package|name)\s+version\b[\w\s-]*$", re.I)
 
@@ -226,7 +249,7 @@ def without_environment(text: str) -> str:
     listing names every package installed, and its words ("mock", "six", "colorama") match code the issue
     is not about. Only a listing of at least ``MIN_VERSION_LINES`` such lines is dropped."""
     lines = text.splitlines()
-    listing = [i for i, line in enumerate(lines) if VERSION_LINE_RE.match(line)]
+    listing = [i for i, line in enumerate(lines) if len(line) <= MAX_LISTING_LINE and VERSION_LINE_RE.match(line)]
     if len(listing) < MIN_VERSION_LINES:
         return text
     drop = set(listing) | {i for i, line in enumerate(lines) if LISTING_HEADER_RE.match(line)}
@@ -237,7 +260,7 @@ def without_environment(text: str) -> str:
 def parse_query(text: str) -> ParsedQuery:
     text = without_environment(text)
     q = ParsedQuery(text=text)
-    q.paths = list(dict.fromkeys(m.group(0) for m in PATH_RE.finditer(text.replace("\\", "/"))))
+    q.paths = _paths(text)
     q.path_weights = _path_weights(text, q.paths)
     q.identifiers = _identifiers(text, q.paths)
     q.identifiers += [n for n in _bare_names(text.strip()) if n not in q.identifiers and n.lower() not in STOPWORDS]
