@@ -249,10 +249,11 @@ def without_environment(text: str) -> str:
     listing names every package installed, and its words ("mock", "six", "colorama") match code the issue
     is not about. Only a listing of at least ``MIN_VERSION_LINES`` such lines is dropped."""
     lines = text.splitlines()
-    listing = [i for i, line in enumerate(lines) if len(line) <= MAX_LISTING_LINE and VERSION_LINE_RE.match(line)]
+    short = [(i, line) for i, line in enumerate(lines) if len(line) <= MAX_LISTING_LINE]
+    listing = {i for i, line in short if VERSION_LINE_RE.match(line)}
     if len(listing) < MIN_VERSION_LINES:
         return text
-    drop = set(listing) | {i for i, line in enumerate(lines) if LISTING_HEADER_RE.match(line)}
+    drop = listing | {i for i, line in short if LISTING_HEADER_RE.match(line)}
     kept = "\n".join(line for i, line in enumerate(lines) if i not in drop)
     return kept if kept.strip() else text
 
