@@ -52,6 +52,7 @@ CONFIGS: dict[str, RankingConfig] = {
     "no frame weights": replace(BASE, frame_weights=False),
     "no older versions": replace(BASE, older_version=1.0),
     "no examples prior": replace(BASE, priors=replace(BASE.priors, examples=1.0)),
+    "no declarations prior": replace(BASE, priors=replace(BASE.priors, declarations=1.0)),
     "session 7 defaults": replace(SESSION_7, lexical_depth=0),
     "session 5 defaults": replace(
         SESSION_7,

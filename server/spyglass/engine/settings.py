@@ -28,7 +28,7 @@ class PriorSettings(BaseModel):
     """``[search.priors]``: how much what a span is scales its score, all else equal (1: no effect).
 
     Code is code wherever it lives (a ``doc/`` folder too; an ``examples/`` folder's ranks a little lower), and
-    a definition whose name the query gives exactly is never lowered by the test or example prior.
+    a definition whose name the query gives exactly is never lowered by the test, example or declaration prior.
     ``[search] priors = false`` turns them all off."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -50,6 +50,14 @@ class PriorSettings(BaseModel):
         le=1,
         description="Code in example, demo and sample folders (examples/, Go's _examples/, demo/, samples/), which "
         "shows how the project is used; lifted for a definition the query names exactly.",
+    )
+    declarations: float = Field(
+        0.7,
+        ge=0,
+        le=1,
+        description="Functions that declare without implementing (an interface's or trait's method, an abstract "
+        "method, an overload's signature, a prototype, a hook specification): the code that does the work ranks "
+        "above them; lifted for a definition the query names exactly.",
     )
 
 

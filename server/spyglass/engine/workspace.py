@@ -779,7 +779,12 @@ def _preview(span: StoredSpan, name: str) -> str:
 
 def _priors(settings: PriorSettings) -> Priors:
     return (
-        Priors(tests=settings.tests, prose=settings.prose, examples=settings.examples)
+        Priors(
+            tests=settings.tests,
+            prose=settings.prose,
+            examples=settings.examples,
+            declarations=settings.declarations,
+        )
         if settings.enabled
         else NO_PRIORS
     )

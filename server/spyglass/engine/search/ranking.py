@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from ..declarations import is_declaration
 from ..filerules import is_example_path, is_test_path
 from ..languages import is_code
 from ..store import StoredSpan
@@ -68,6 +69,7 @@ class Priors:
     tests: float = 0.3  # spans of test files (path conventions of many languages)
     prose: float = 0.3  # spans of languages that are not code: docs, config, other text
     examples: float = 0.7  # spans of example, demo and sample folders
+    declarations: float = 0.7  # functions without a body: interface, trait and abstract methods, overloads
 
     def factor(
         self,
@@ -77,15 +79,18 @@ class Priors:
         exact_name: bool,
         test_prior: float | None = None,
         is_example: bool = False,
+        is_declaration: bool = False,
     ) -> float:
         """The factor for one span; ``test_prior`` replaces ``tests`` for one query (see prior_for_tests).
-        An exact name match is exempt from the test and example priors: where a definition lives never hides it."""
+        An exact name match is exempt from the test, example and declaration priors: where and how a
+        definition is written never hides it."""
         tests = self.tests if test_prior is None else test_prior
         example = self.examples if is_example and not exact_name else 1.0
-        return example * prior(is_test and not exact_name, is_code, tests, self.prose)
+        declaration = self.declarations if is_declaration and not exact_name else 1.0
+        return example * declaration * prior(is_test and not exact_name, is_code, tests, self.prose)
 
 
-NO_PRIORS = Priors(tests=1.0, prose=1.0, examples=1.0)
+NO_PRIORS = Priors(tests=1.0, prose=1.0, examples=1.0, declarations=1.0)
 
 
 def prior(is_test: bool, is_code: bool, test_prior: float, prose_prior: float) -> float:
@@ -119,6 +124,7 @@ def rank(
             exact_name=signals[rowid].get("name", 0.0) >= 1.0,
             test_prior=test_prior,
             is_example=is_example_path(span.path),
+            is_declaration=is_declaration(span.language, span.kind, span.text),
         )
         scored.append((score, span))
     if config.older_version < 1.0:

@@ -1,0 +1,76 @@
+"""Whether a function span declares without implementing: an interface's or a trait's method, an abstract
+method, an overload's signature, a C prototype, a hook specification.
+
+Such a span says *what* is done; the code that *does* it is elsewhere, and a search for where something
+happens wants that code (search/ranking.py scales declarations by ``Priors.declarations``). Read from the
+span's text, so an index needs no new column: Python by its syntax tree (a body of only a docstring,
+``pass``, ``...`` or ``raise NotImplementedError``); languages whose bodies are braced by a text that is a
+signature ended by ``;``. Where the text is ambiguous (an arrow function, a type with braces, Kotlin's or
+Swift's signature without ``;``) the answer is False: a declaration missed costs nothing that was there before.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from functools import lru_cache
+
+FUNCTION_KINDS = frozenset({"function", "method"})
+# languages whose function bodies are in braces, so that a definition ending in ``;`` has none
+BRACED = frozenset({"c", "cpp", "csharp", "dart", "java", "javascript", "php", "rust", "typescript", "tsx", "zig"})
+COMMENT_STARTS = ("//", "/*", "*", "#[", "#!", "@", "///")
+MAX_CHARS = 4000  # a declaration is a signature and its doc; longer text is a definition (or a part of one)
+
+
+def is_declaration(language: str, kind: str, text: str) -> bool:
+    """Whether a span of ``language`` and ``kind`` with ``text`` is a function that has no body."""
+    if kind not in FUNCTION_KINDS or len(text) > MAX_CHARS:
+        return False
+    if language == "python":
+        return _python_ending(text) and _python_declaration(text)
+    if language in BRACED:
+        return _braced_declaration(text)
+    return False
+
+
+PLACEHOLDER_ENDS = ('"""', "'''", "pass", "...")  # a docstring, pass, ...; or raise NotImplementedError
+
+
+def _python_ending(text: str) -> bool:
+    """What a declaration's last line can be; most definitions end otherwise, and are not parsed."""
+    lines = (line.strip() for line in reversed(text.splitlines()))
+    last = next((line for line in lines if line and not line.startswith("#")), "").split("#", 1)[0].rstrip()
+    return last.endswith(PLACEHOLDER_ENDS) or last.startswith("raise NotImplementedError")
+
+
+@lru_cache(maxsize=65_536)
+def _python_declaration(text: str) -> bool:
+    try:
+        tree = ast.parse(textwrap.dedent(text))
+    except (SyntaxError, ValueError):
+        return False  # a part of a long definition, or not Python after all
+    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    return all(_placeholder(statement) for statement in tree.body[0].body)
+
+
+def _placeholder(statement: ast.stmt) -> bool:
+    """A statement that stands for a body: a docstring, ``pass``, ``...``, ``raise NotImplementedError``."""
+    if isinstance(statement, ast.Pass):
+        return True
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+        return statement.value.value is Ellipsis or isinstance(statement.value.value, str)
+    if isinstance(statement, ast.Raise) and statement.exc is not None:
+        raised = statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc
+        return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
+    return False
+
+
+def _braced_declaration(text: str) -> bool:
+    """A signature ended by its only ``;``, with no brace and no arrow in its code (comments, doc and
+    attributes aside): ``fn poll(&mut self) -> Poll<()>;``, ``String format(long millis);``,
+    ``export function tuple(items: T): Tuple<T>;``, ``void run() override;``."""
+    code = " ".join(
+        line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith(COMMENT_STARTS)
+    )
+    return code.endswith(";") and code.count(";") == 1 and "{" not in code and "=>" not in code
