@@ -38,12 +38,18 @@ PLACEHOLDER_ENDS = ('"""', "'''", "pass", "...")  # a docstring, pass, ...; or r
 
 def _python_ending(text: str) -> bool:
     """What a declaration's last line can be; most definitions end otherwise, and are not parsed."""
-    lines = (line.strip() for line in reversed(text.splitlines()))
-    last = next((line for line in lines if line and not line.startswith("#")), "").split("#", 1)[0].rstrip()
+    end = len(text)
+    while True:  # from the end, without splitting the whole text
+        start = text.rfind("\n", 0, end) + 1
+        last = text[start:end].strip()
+        if (last and not last.startswith("#")) or start == 0:
+            break
+        end = start - 1
+    last = last.split("#", 1)[0].rstrip()
     return last.endswith(PLACEHOLDER_ENDS) or last.startswith("raise NotImplementedError")
 
 
-@lru_cache(maxsize=65_536)
+@lru_cache(maxsize=4096)  # only texts whose last line could end a declaration reach it
 def _python_declaration(text: str) -> bool:
     try:
         tree = ast.parse(textwrap.dedent(text))
@@ -70,6 +76,8 @@ def _braced_declaration(text: str) -> bool:
     """A signature ended by its only ``;``, with no brace and no arrow in its code (comments, doc and
     attributes aside): ``fn poll(&mut self) -> Poll<()>;``, ``String format(long millis);``,
     ``export function tuple(items: T): Tuple<T>;``, ``void run() override;``."""
+    if not text.rstrip().endswith(";"):
+        return False  # most definitions end with their body's brace
     code = " ".join(
         line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith(COMMENT_STARTS)
     )
