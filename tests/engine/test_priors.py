@@ -1,5 +1,6 @@
 """Path and kind priors on a real index: code in a `doc/` folder is code, an exact definition name keeps its
-rank wherever it lives, prose still ranks below code for a description, and the priors are a setting."""
+rank wherever it lives, prose still ranks below code for a description, a function that only declares ranks
+below the one that does the work, and the priors are a setting."""
 
 from pathlib import Path
 
@@ -81,9 +82,9 @@ command, a header and a directory, and it will generate one man page for each co
 DESCRIPTION = "generate a man page for each command and its descendants"
 
 
-def _workspace(tmp_path: Path, settings: str = "") -> Path:
+def _workspace(tmp_path: Path, settings: str = "", files: dict[str, str] = FILES) -> Path:
     root = tmp_path / "app"
-    for rel, text in FILES.items():
+    for rel, text in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
     if settings:
@@ -172,3 +173,54 @@ def test_an_exact_name_in_an_example_keeps_its_rank(tmp_path: Path):
     results = _search(_with_example(tmp_path), "ExamplePages", embed=False)
     assert (results[0].path, results[0].symbol) == (EXAMPLE, "ExamplePages")
     assert results[0].score >= 0.5
+
+
+# a plugin system: the hook's specification says in words what the implementation does in code
+PLUGIN_FILES = {
+    "plug/hookspec.py": '''"""Hook specifications: what plugins may implement."""
+
+
+def collect_file(path, parent):
+    """Create a collector for the given file path, or return None when the file is not a test file.
+
+    Any plugin may create a collector for a file path; the first collector returned wins.
+    """
+
+
+def report_header(config):
+    """Return lines for the header of the terminal report."""
+''',
+    "plug/python.py": '''from .nodes import Module
+
+
+def collect_file(path, parent):
+    """Create a Module collector for a test_*.py file."""
+    if path.suffix == ".py" and path.name.startswith("test_"):
+        return Module.from_parent(parent, path=path)
+    return None
+''',
+    "plug/nodes.py": """class Module:
+    @classmethod
+    def from_parent(cls, parent, path):
+        module = cls()
+        module.parent, module.path = parent, path
+        return module
+""",
+}
+
+PLUGIN_QUERY = "create a collector for a test file path"
+
+
+def test_the_implementation_ranks_above_its_specification(tmp_path: Path):
+    first = _search(_workspace(tmp_path / "on", files=PLUGIN_FILES), PLUGIN_QUERY, embed=False)[0]
+    assert (first.path, first.symbol) == ("plug/python.py", "collect_file")
+    # the specification's docstring says the query's words; without the declarations prior it wins
+    root = _workspace(tmp_path / "off", "[search.priors]\ndeclarations = 1.0\n", files=PLUGIN_FILES)
+    first = _search(root, PLUGIN_QUERY, embed=False)[0]
+    assert (first.path, first.symbol) == ("plug/hookspec.py", "collect_file")
+
+
+def test_a_declaration_named_exactly_keeps_its_rank(tmp_path: Path):
+    first = _search(_workspace(tmp_path, files=PLUGIN_FILES), "report_header", embed=False)[0]
+    assert (first.path, first.symbol) == ("plug/hookspec.py", "report_header")
+    assert first.score >= 0.5
