@@ -1,5 +1,6 @@
 """Whether a function span declares without implementing: an interface's or a trait's method, an abstract
-method, an overload's signature, a C prototype, a hook specification.
+method, an overload's signature, a C++ member that is `= default`, `= delete` or pure virtual, a hook
+specification.
 
 Such a span says *what* is done; the code that *does* it is elsewhere, and a search for where something
 happens wants that code (search/ranking.py scales declarations by ``Priors.declarations``). Read from the

@@ -56,8 +56,8 @@ class PriorSettings(BaseModel):
         ge=0,
         le=1,
         description="Functions that declare without implementing (an interface's or trait's method, an abstract "
-        "method, an overload's signature, a prototype, a hook specification): the code that does the work ranks "
-        "above them; lifted for a definition the query names exactly.",
+        "method, an overload's signature, a C++ = default or pure virtual, a hook specification): the code that "
+        "does the work ranks above them; lifted for a definition the query names exactly.",
     )
 
 
