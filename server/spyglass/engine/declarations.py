@@ -19,7 +19,7 @@ from functools import lru_cache
 FUNCTION_KINDS = frozenset({"function", "method"})
 # languages whose function bodies are in braces, so that a definition ending in ``;`` has none
 BRACED = frozenset({"c", "cpp", "csharp", "dart", "java", "javascript", "php", "rust", "typescript", "tsx", "zig"})
-COMMENT_STARTS = ("//", "/*", "*", "#[", "#!", "@", "///")
+COMMENT_STARTS = ("//", "/*", "*", "#[", "#!", "@")
 MAX_CHARS = 4000  # a declaration is a signature and its doc; longer text is a definition (or a part of one)
 
 
@@ -79,7 +79,6 @@ def _braced_declaration(text: str) -> bool:
     ``export function tuple(items: T): Tuple<T>;``, ``void run() override;``."""
     if not text.rstrip().endswith(";"):
         return False  # most definitions end with their body's brace
-    code = " ".join(
-        line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith(COMMENT_STARTS)
-    )
+    lines = (line.strip() for line in text.splitlines())
+    code = " ".join(line for line in lines if line and not line.startswith(COMMENT_STARTS))
     return code.endswith(";") and code.count(";") == 1 and "{" not in code and "=>" not in code

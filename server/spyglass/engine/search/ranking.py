@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from ..declarations import is_declaration
+from ..declarations import FUNCTION_KINDS, is_declaration
 from ..filerules import is_example_path, is_test_path
 from ..languages import is_code
 from ..store import StoredSpan
@@ -115,6 +115,7 @@ def rank(
     counted once, file context blended in, each file's spans ordered by their own signals; best first."""
     fused = blend(signals, config.weights_for(with_vectors, files, words))
     test_prior = prior_for_tests(config.priors.tests, short=short, terms=terms)
+    declarations = config.priors.declarations < 1.0  # else not worth reading the spans' text
     scored = []
     for rowid, score in fused.items():
         span = spans[rowid]
@@ -124,7 +125,7 @@ def rank(
             exact_name=signals[rowid].get("name", 0.0) >= 1.0,
             test_prior=test_prior,
             is_example=is_example_path(span.path),
-            is_declaration=is_declaration(span.language, span.kind, span.text),
+            is_declaration=declarations and is_declaration(span.language, span.kind, span.text),
         )
         scored.append((score, span))
     if config.older_version < 1.0:
@@ -226,9 +227,6 @@ def with_file_context(scored: Scored, share: float, spans: int) -> Scored:
         by_file.setdefault(span.path, []).append(score)
     context = {path: sum(sorted(v, reverse=True)[:spans]) / spans for path, v in by_file.items()}
     return [((1 - share) * score + share * context[span.path], span) for score, span in scored]
-
-
-FUNCTION_KINDS = frozenset({"function", "method"})
 
 
 def holds(outer: StoredSpan, inner: StoredSpan) -> bool:
