@@ -37,6 +37,11 @@ def _files(**weights: float) -> RankingConfig:
     return replace(BASE, file_weights={**BASE.file_weights, **weights})
 
 
+def _within(**weights: float) -> RankingConfig:
+    """The defaults with the weights that order a file's spans for a description in words changed."""
+    return replace(BASE, words_within_file={**BASE.words_within_file, **weights})
+
+
 # issue 20's changes, each switched off alone (docs/quality.md, "Issue 20: short queries")
 CONFIGS: dict[str, RankingConfig] = {
     "current": BASE,
@@ -50,6 +55,9 @@ CONFIGS: dict[str, RankingConfig] = {
     "no spelled names": replace(BASE, spelled_names=False),
     "no frame weights": replace(BASE, frame_weights=False),
     "no words weights": replace(BASE, words_weights={}),
+    "no words order within a file": replace(BASE, words_within_file=BASE.within_file),
+    "words within a file: vector 0.45": _within(vector=0.45),
+    "words within a file: vector 0.8": _within(vector=0.8),
     "no named first": replace(BASE, beside_the_named=1.0),
     "no older versions below": replace(BASE, older_version=1.0),
     "no example prior": replace(BASE, priors=replace(BASE.priors, examples=1.0)),

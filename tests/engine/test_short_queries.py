@@ -342,6 +342,29 @@ def test_within_a_file_a_member_comes_before_the_class_that_holds_it(tmp_path: P
         assert before[0] != "Connector.cleanup"  # what the rule changes
 
 
+RETRY = '''def backoff_delay(attempt):
+    """Seconds to sleep until the next try: doubles each time, capped at one minute."""
+    return min(60, 2 ** attempt)
+
+
+def log_retry(logger, attempt, error):
+    """Write a warning to the log when retrying, with the error."""
+    logger.warning("retrying after attempt %d: %s", attempt, error)
+'''
+
+
+def test_within_a_file_a_description_in_words_is_matched_by_meaning_as_much_as_by_words(tmp_path: Path) -> None:
+    """log_retry shares more of the query's words (retries: retrying); backoff_delay is what it describes."""
+    query = "sleep a while between retries"
+    with _indexed(_write(tmp_path, {"retry.py": RETRY, "steps.py": FILLER})) as ws:
+        hits = [h.symbol for h in ws.search(query, k=10, cut=False).results if h.path == "retry.py"]
+        assert hits[:2] == ["backoff_delay", "log_retry"]
+        # ordered as a pasted issue's spans are (its words decide), the wordier one comes first
+        ws.searcher.config = replace(ws.searcher.config, words_within_file=ws.searcher.config.within_file)
+        before = [h.symbol for h in ws.search(query, k=10, cut=False).results if h.path == "retry.py"]
+        assert before[:2] == ["log_retry", "backoff_delay"]
+
+
 def test_a_function_holding_a_closure_is_not_a_container() -> None:
     from spyglass.engine.search.ranking import holds
 

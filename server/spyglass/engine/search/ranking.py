@@ -136,8 +136,9 @@ def rank(
     if named:  # after the file context, which stays the evidence of a file's spans as they are
         scored = [(score * beside(span, named, config.beside_the_named), span) for score, span in scored]
     scored.sort(key=lambda t: (-t[0], t[1].path, t[1].start_line))
-    if config.within_file:
-        scored = order_within_files(scored, signals, config.within_file, named, config.containers_last)
+    within = config.words_within_file if words and config.within_file else config.within_file
+    if within:
+        scored = order_within_files(scored, signals, within, named, config.containers_last)
     return scored
 
 
