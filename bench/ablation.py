@@ -53,6 +53,7 @@ CONFIGS: dict[str, RankingConfig] = {
     "no older versions": replace(BASE, older_version=1.0),
     "no examples prior": replace(BASE, priors=replace(BASE.priors, examples=1.0)),
     "no declarations prior": replace(BASE, priors=replace(BASE.priors, declarations=1.0)),
+    "no words order within a file": replace(BASE, words_within_file=BASE.within_file),
     "session 7 defaults": replace(SESSION_7, lexical_depth=0),
     "session 5 defaults": replace(
         SESSION_7,
