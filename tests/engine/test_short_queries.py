@@ -376,3 +376,22 @@ def test_a_function_holding_a_closure_is_not_a_container() -> None:
     assert not holds(span("function", 1, 50), span("function", 10, 20))  # a closure is part of what it does
     assert not holds(span("class", 1, 50), span("class", 1, 50))  # the same lines
     assert not holds(span("class", 10, 50), span("method", 5, 20))
+
+
+def test_a_name_defined_once_is_looked_up_before_one_defined_many_times_however_the_files_were_indexed(
+    tmp_path: Path,
+) -> None:
+    """A traceback names ``parse_expr`` (defined once) and ``doprint`` (defined in every printer): the name
+    lookup keeps only a pool of definitions, and the rare name must be in it whatever row ids the
+    definitions got from the order in which their files were indexed."""
+    printers = {
+        f"printers/p{i}.py": f"class P{i}:\n    def doprint(self, expr):\n        return str(expr)\n" for i in range(8)
+    }
+    files = {"parsing.py": "def parse_expr(text):\n    return eval(text)\n", **printers}
+    with _indexed(_write(tmp_path, files), LEXICAL) as ws:
+        first = [s.qualname for s in ws.store.spans_by_name(["doprint", "parse_expr"], limit=3)]
+        assert first[0] == "parse_expr" and len(first) == 3
+        # the file is indexed again (its span gets a newer row id than every printer's): the same answer
+        (tmp_path / "parsing.py").write_text("def parse_expr(text):\n    return eval(text, {})\n", encoding="utf-8")
+        ws.index()
+        assert [s.qualname for s in ws.store.spans_by_name(["doprint", "parse_expr"], limit=3)] == first

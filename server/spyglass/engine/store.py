@@ -14,6 +14,7 @@ import os
 import re
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -831,9 +832,12 @@ class Store:
 
     def spans_by_name(self, names: Sequence[str], limit: int = 50, scope: Scope | None = None) -> list[StoredSpan]:
         """Spans named (case-insensitively) or qualified-named (exactly) one of ``names``, in ``scope``; those
-        whose name has the case asked for first, then modules (files), so ``limit`` never drops them for
-        case-only matches. Only a dotted name is compared with qualified names: an undotted qualified name
-        is the span's name, and the name index answers without reading every span."""
+        whose name has the case asked for first, then modules (files), then the rarer names, so ``limit``
+        never drops them for case-only matches, nor a name defined once (a traceback's ``parse_expr``) for
+        one defined hundreds of times (its ``doprint``). The order is the index's content alone (path and
+        line break ties, never row ids), so the same files give the same answer however they were indexed.
+        Only a dotted name is compared with qualified names: an undotted qualified name is the span's name,
+        and the name index answers without reading every span."""
         if not names:
             return []
         marks = ",".join("?" * len(names))
@@ -843,13 +847,18 @@ class Store:
             f" UNION ALL SELECT id FROM spans WHERE qualname IN ({','.join('?' * len(dotted))})" if dotted else ""
         )
         within, args = _within(scope, "s.id")
-        rows = self.con.execute(
-            f"SELECT {SPAN_COLUMNS} FROM spans s JOIN files f ON f.id = s.file_id "
-            f"WHERE s.id IN (SELECT id FROM spans WHERE name COLLATE NOCASE IN ({marks}){qualified}){within} "
-            f"ORDER BY s.name IN ({marks}) DESC, s.kind = 'module' DESC, s.id LIMIT ?",
-            (*names, *dotted, *args, *names, limit),
-        )
-        return [StoredSpan(*r) for r in rows]
+        hits: list[tuple[int, str, int, str, int]] = self.con.execute(  # type: ignore[assignment]
+            "SELECT s.id, s.name, s.kind = 'module', f.path, s.start_line "
+            "FROM spans s JOIN files f ON f.id = s.file_id "
+            f"WHERE s.id IN (SELECT id FROM spans WHERE name COLLATE NOCASE IN ({marks}){qualified}){within}",
+            (*names, *dotted, *args),
+        ).fetchall()
+        asked = set(names)
+        defined = Counter(name for _, name, _, _, _ in hits)
+        hits.sort(key=lambda h: (h[1] not in asked, not h[2], defined[h[1]], h[3], h[4]))
+        chosen = [h[0] for h in hits[:limit]]
+        by_id = {span.rowid: span for span in self.spans_by_rowid(chosen).values()}
+        return [by_id[i] for i in chosen if i in by_id]
 
     def indexed_paths(self) -> dict[str, int]:
         """{path: file id} of every indexed file (skipped ones left out)."""
