@@ -857,8 +857,8 @@ class Store:
         defined = Counter(name for _, name, _, _, _ in hits)
         hits.sort(key=lambda h: (h[1] not in asked, not h[2], defined[h[1]], h[3], h[4]))
         chosen = [h[0] for h in hits[:limit]]
-        by_id = {span.rowid: span for span in self.spans_by_rowid(chosen).values()}
-        return [by_id[i] for i in chosen if i in by_id]
+        found = self.spans_by_rowid(chosen)
+        return [found[i] for i in chosen if i in found]
 
     def indexed_paths(self) -> dict[str, int]:
         """{path: file id} of every indexed file (skipped ones left out)."""
