@@ -305,6 +305,45 @@ def test_a_definition_kept_from_an_older_version_ranks_below_the_current_one(tmp
         assert first != ["pydantic/main.py", "src/v4/classic/schemas.ts"]  # without it, an old copy wins one
 
 
+SAFE_PARSE_V3 = """export class ZodAny {
+  /** Parse a value without throwing: return a success result with the data, or an error result. */
+  safeParse(data: unknown) {
+    return { success: true, data };
+  }
+}
+"""
+SAFE_PARSE_V4 = """/** Parse a value with a schema, never throwing: a success result and the data, or the error. */
+export function safeParse(schema: Schema, value: unknown) {
+  return { success: true, data: value };
+}
+"""
+
+
+KIND = "/** Tell kind {i} of a schema. */\nexport function kind{i}() {{}}\n"
+
+
+def test_an_older_version_folder_ranks_below_the_newer_one_unless_the_query_names_it(tmp_path: Path) -> None:
+    """zod keeps v3 beside v4 with other files and names: a description that both match is answered from
+    the newer folder as a whole, not only where a definition has one name in both; a query that names the
+    version asks for it. A ``v2/`` beside unversioned code is Go's newer major version, never scaled."""
+    files = {
+        "src/v3/types.ts": SAFE_PARSE_V3,
+        "src/v4/core/parse.ts": SAFE_PARSE_V4,
+        "client.go": "package api\n\n// Fetch sends the request and decodes the JSON response.\nfunc Fetch() {}\n",
+        "v2/client.go": "package api\n\n// Fetch sends the request and decodes the JSON response.\nfunc Fetch() {}\n",
+        **{f"src/v4/core/kind_{i}.ts": KIND.format(i=i) for i in range(6)},
+    }
+    query = "parse a value without throwing, returning a success or error result"
+    with _indexed(_write(tmp_path, files)) as ws:
+        assert ws.search(query, k=5, cut=False, per_file=1).results[0].path == "src/v4/core/parse.ts"
+        assert ws.search(f"v3 {query}", k=5, cut=False, per_file=1).results[0].path == "src/v3/types.ts"
+        go = ("client.go", "v2/client.go")
+        fetch = {h.path: h.score for h in ws.search("Fetch", k=5, cut=False).results if h.path in go}
+        ws.searcher.config = replace(ws.searcher.config, older_version=1.0)
+        assert ws.search(query, k=5, cut=False, per_file=1).results[0].path == "src/v3/types.ts"
+        assert fetch == {h.path: h.score for h in ws.search("Fetch", k=5, cut=False).results if h.path in go}
+
+
 CONNECTOR = '''import time
 
 

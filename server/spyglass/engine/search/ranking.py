@@ -109,10 +109,12 @@ def rank(
     files: bool = False,
     words: bool = False,
     named: Set[int] = frozenset(),
+    versions: Set[float] = frozenset(),
 ) -> Scored:
     """The candidates' signals fused into one score each, scaled by what they are (test, prose) and, for a
-    query that is one name, by whether they are the definition it names (``named``): long definitions
-    counted once, file context blended in, each file's spans ordered by their own signals; best first."""
+    query that is one name, by whether they are the definition it names (``named``), and by whether they are
+    kept from an older version the query does not name (``versions``): long definitions counted once, file
+    context blended in, each file's spans ordered by their own signals; best first."""
     fused = blend(signals, config.weights_for(with_vectors, files, words))
     test_prior = prior_for_tests(config.priors.tests, short=short, terms=terms)
     declarations = config.priors.declarations < 1.0  # else not worth reading the spans' text
@@ -129,7 +131,7 @@ def rank(
         )
         scored.append((score, span))
     if config.older_version < 1.0:
-        scored = older_versions_below(scored, config.older_version)
+        scored = older_versions_below(scored, config.older_version, versions)
     scored = one_definition_once(scored)
     if config.file_context:
         scored = with_file_context(scored, config.file_context, config.file_context_spans)
@@ -171,6 +173,7 @@ def beside(span: StoredSpan, named: Set[int], factor: float) -> float:
 
 
 VERSION_DIR_RE = re.compile(r"(?:^|/)v(\d+)/")
+VERSION_TERM_RE = re.compile(r"v\d+")
 
 
 def _version(path: str) -> tuple[str, float]:
@@ -180,25 +183,39 @@ def _version(path: str) -> tuple[str, float]:
     return (path[: m.start() + 1 if m.start() else 0], float(m.group(1))) if m else ("", math.inf)
 
 
-def older_versions_below(scored: Scored, factor: float) -> Scored:
-    """A definition that is also a candidate in a newer version of the same code (``pydantic/v1/main.py``
-    beside ``pydantic/main.py``, zod's ``src/v3/`` beside ``src/v4/``) scaled by ``factor``: a library that
-    keeps its last major version for migration means the current one unless asked otherwise."""
-    by_name: dict[str, list[int]] = {}
-    for i, (_, span) in enumerate(scored):
-        by_name.setdefault(span.qualname, []).append(i)
-    older = set()
-    for group in by_name.values():
-        if len(group) < 2:
-            continue
-        versions = {i: _version(scored[i][1].path) for i in group}
-        for i, (root, n) in versions.items():
-            if n != math.inf and any(
-                v > n and scored[j][1].path.startswith(root) and (w == root or v == math.inf)
-                for j, (w, v) in versions.items()
-            ):
-                older.add(i)
-    return [(score * factor, span) if i in older else (score, span) for i, (score, span) in enumerate(scored)]
+def versions_named(terms: Iterable[str]) -> frozenset[float]:
+    """The major versions a query names ("v3 compatibility errors": 3)."""
+    return frozenset(float(t[1:]) for t in terms if VERSION_TERM_RE.fullmatch(t))
+
+
+def older_versions_below(scored: Scored, factor: float, asked: Set[float] = frozenset()) -> Scored:
+    """Candidates kept from an older version of the same code scaled by ``factor``: a library that keeps its
+    last major version for migration means the current one unless asked otherwise. A candidate is older when
+    it lies in a ``vN/`` folder and a newer version's folder beside it holds a candidate too (zod's
+    ``src/v3/`` beside ``src/v4/``: the whole folder, not only the definitions named alike in both), or when
+    it lies in a ``v1/`` (or ``v0/``) and the current code around it holds a candidate of the same file or the
+    same definition (``pydantic/v1/main.py`` beside ``pydantic/main.py``; a ``v2/`` beside unversioned code
+    is the newer one, as in Go's major-version folders). A version the query names (``asked``) stays."""
+    versions = [_version(span.path) for _, span in scored]
+    newest: dict[str, float] = {}
+    current: dict[str, list[str]] = {}  # file names and definition names of the current code: their paths
+    for (_, span), (root, n) in zip(scored, versions, strict=True):
+        if n == math.inf:
+            for key in (span.path.rsplit("/", 1)[-1], span.qualname):
+                current.setdefault(key, []).append(span.path)
+        else:
+            newest[root] = max(newest.get(root, n), n)
+    out = []
+    for (score, span), (root, n) in zip(scored, versions, strict=True):
+        older = n != math.inf and n not in asked and (newest[root] > n or (n <= 1 and _copied(span, root, current)))
+        out.append((score * factor if older else score, span))
+    return out
+
+
+def _copied(span: StoredSpan, root: str, current: Mapping[str, list[str]]) -> bool:
+    """Whether the current code under ``root`` holds a candidate of the span's file name or definition."""
+    keys = (span.path.rsplit("/", 1)[-1], span.qualname)
+    return any(path.startswith(root) for key in keys for path in current.get(key, ()))
 
 
 def definition_key(span: StoredSpan) -> tuple[str, str, str, str]:

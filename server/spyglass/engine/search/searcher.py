@@ -28,7 +28,7 @@ from . import retrievers
 from .config import DEFAULT_RANKING, TIERS, RankingConfig, Tier
 from .filters import SearchFilters
 from .query import ParsedQuery, names_whole, other_forms, parse_query
-from .ranking import matched_signals, priors_within, rank, with_recency
+from .ranking import matched_signals, priors_within, rank, versions_named, with_recency
 from .rerank import Reranker, rerank
 from .shaping import confident, diverse, fit_budget
 from .vectors import StoreVectors, VectorIndex
@@ -153,6 +153,7 @@ class Searcher:
         """Every candidate of ``q``, ranked (best first), and each one's signals."""
         short = len(q.terms) <= config.short_query_terms
         words = self._words(q, config)
+        versions = versions_named(q.terms)  # before gather keeps only the telling terms: "v3" may be common
         signals, spans = self.gather(q, vectors, filters, files=files, config=config)
         signals = {rowid: sig for rowid, sig in signals.items() if rowid in spans and filters.accepts(spans[rowid])}
         scoped = replace(config, priors=priors_within(config.priors, filters))
@@ -167,6 +168,7 @@ class Searcher:
             files=files,
             words=words,
             named=named,
+            versions=versions,
         )
         exact = config.recency_spares_names and any(sig.get("name", 0.0) >= 1.0 for sig in signals.values())
         if config.recency > 0 and not exact and (words or not config.recency_words_only):
