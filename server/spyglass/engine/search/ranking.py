@@ -198,24 +198,23 @@ def older_versions_below(scored: Scored, factor: float, asked: Set[float] = froz
     is the newer one, as in Go's major-version folders). A version the query names (``asked``) stays."""
     versions = [_version(span.path) for _, span in scored]
     newest: dict[str, float] = {}
-    current: dict[str, list[str]] = {}  # file names and definition names of the current code: their paths
+    current: dict[str, list[str]] = {}  # the current code's candidates: their paths by definition name
     for (_, span), (root, n) in zip(scored, versions, strict=True):
         if n == math.inf:
-            for key in (span.path.rsplit("/", 1)[-1], span.qualname):
-                current.setdefault(key, []).append(span.path)
+            current.setdefault(span.qualname, []).append(span.path)
         else:
             newest[root] = max(newest.get(root, n), n)
+    paths = {span.path for _, span in scored}
+
+    def copied(span: StoredSpan, root: str) -> bool:  # the same file or definition in the current code
+        same_file = root + span.path[len(root) :].split("/", 1)[-1]
+        return same_file in paths or any(path.startswith(root) for path in current.get(span.qualname, ()))
+
     out = []
     for (score, span), (root, n) in zip(scored, versions, strict=True):
-        older = n != math.inf and n not in asked and (newest[root] > n or (n <= 1 and _copied(span, root, current)))
+        older = n != math.inf and n not in asked and (newest[root] > n or (n <= 1 and copied(span, root)))
         out.append((score * factor if older else score, span))
     return out
-
-
-def _copied(span: StoredSpan, root: str, current: Mapping[str, list[str]]) -> bool:
-    """Whether the current code under ``root`` holds a candidate of the span's file name or definition."""
-    keys = (span.path.rsplit("/", 1)[-1], span.qualname)
-    return any(path.startswith(root) for key in keys for path in current.get(key, ()))
 
 
 def definition_key(span: StoredSpan) -> tuple[str, str, str, str]:
