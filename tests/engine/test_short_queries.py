@@ -339,6 +339,7 @@ def test_an_older_version_folder_ranks_below_the_newer_one_unless_the_query_name
         assert ws.search(f"v3 {query}", k=5, cut=False, per_file=1).results[0].path == "src/v3/types.ts"
         go = ("client.go", "v2/client.go")
         fetch = {h.path: h.score for h in ws.search("Fetch", k=5, cut=False).results if h.path in go}
+        assert set(fetch) == set(go)
         ws.searcher.config = replace(ws.searcher.config, older_version=1.0)
         assert ws.search(query, k=5, cut=False, per_file=1).results[0].path == "src/v3/types.ts"
         assert fetch == {h.path: h.score for h in ws.search("Fetch", k=5, cut=False).results if h.path in go}
