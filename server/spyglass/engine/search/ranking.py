@@ -198,13 +198,16 @@ def older_versions_below(scored: Scored, factor: float, asked: Set[float] = froz
     is the newer one, as in Go's major-version folders). A version the query names (``asked``) stays."""
     versions = [_version(span.path) for _, span in scored]
     newest: dict[str, float] = {}
+    for root, n in versions:
+        if n != math.inf:
+            newest[root] = max(newest.get(root, n), n)
+    if not newest:  # most code keeps no version folders
+        return scored
+    paths = {span.path for _, span in scored}
     current: dict[str, list[str]] = {}  # the current code's candidates: their paths by definition name
-    for (_, span), (root, n) in zip(scored, versions, strict=True):
+    for (_, span), (_, n) in zip(scored, versions, strict=True):
         if n == math.inf:
             current.setdefault(span.qualname, []).append(span.path)
-        else:
-            newest[root] = max(newest.get(root, n), n)
-    paths = {span.path for _, span in scored}
 
     def copied(span: StoredSpan, root: str) -> bool:  # the same file or definition in the current code
         same_file = root + span.path[len(root) :].split("/", 1)[-1]
