@@ -53,6 +53,7 @@ CONFIGS: dict[str, RankingConfig] = {
     "no lexical coverage": replace(BASE, lexical_coverage=False),
     "case-only names 0.4": replace(BASE, case_only_name=0.4),
     "no spelled names": replace(BASE, spelled_names=False),
+    "no capitalised names": replace(BASE, capitalised_names=False),
     "no frame weights": replace(BASE, frame_weights=False),
     "no words weights": replace(BASE, words_weights={}),
     "no words order within a file": replace(BASE, words_within_file=BASE.within_file),

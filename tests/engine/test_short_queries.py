@@ -235,6 +235,28 @@ def test_a_name_spelled_as_words_is_looked_up(tmp_path: Path) -> None:
     assert parse_query("where does the router pick a handler when two patterns overlap").spelled == []
 
 
+JOB = 'class Job:\n    """The lifecycle of a unit of work: new, active, cancelling, completed."""\n'
+SCOPE = 'class CoroutineScope:\n    """Where coroutines run: the coroutine lifecycle and the management of child coroutines."""\n'
+
+
+def test_a_short_querys_capitalised_words_are_looked_up_as_names(tmp_path: Path) -> None:
+    """"Job interface and coroutine lifecycle management" gives a type's name as it is written: ``Job`` is
+    looked up (weighed as a name spelled as words), and its file comes before the one that only shares more
+    of the query's words when files are ranked. Words in capitals (JSON) and a pasted issue's capitalised words are not names."""
+    files = {"jobs/job.py": JOB, "jobs/scope.py": SCOPE, "steps.py": FILLER}
+    query = "Job interface and coroutine lifecycle management"
+    with _indexed(_write(tmp_path, files)) as ws:
+        first = ws.search(query, k=5, cut=False, per_file=1).results[0]
+        assert (first.symbol, first.why.signals.get("name")) == ("Job", pytest.approx(0.7))
+        ws.searcher.config = replace(ws.searcher.config, capitalised_names=False)
+        assert ws.search(query, k=5, cut=False, per_file=1).results[0].symbol == "CoroutineScope"
+    assert parse_query("Mutex and Semaphore for coroutine synchronization").capitalised == ["Mutex", "Semaphore"]
+    assert parse_query("JSON object with named fields").capitalised == []
+    assert parse_query("the Router").capitalised == []  # a name or two alone: the names of _bare_names
+    issue = "Pipeline should implement len. Calling len on a Pipeline raises a TypeError in Python"
+    assert parse_query(issue).capitalised == []
+
+
 SERDE = """/// A data structure that can be deserialized from any data format.
 pub trait Deserialize<'de>: Sized {
     /// Deserialize this value from the given deserializer.

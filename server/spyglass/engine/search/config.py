@@ -72,6 +72,9 @@ class RankingConfig:
     older_version: float = 0.8
     frame_weights: bool = True  # a stack trace's outer frames name their functions less surely (innermost 1)
     spelled_names: bool = True  # "normalize params" also looks up ``normalizeParams``, ``normalize_params``
+    # a short query's capitalised words are looked up as names too, weighed as spelled ones ("Mutex and Semaphore
+    # for coroutine synchronization": semble tune 0.8632 -> 0.8648, test 0.8364 -> 0.8393)
+    capitalised_names: bool = True
     mentioned_files: int = 20  # files named in the query (a traceback, a path) join the candidates
     file_heads: int = 20  # the best whole-file matches join the candidates through their module span
     file_vector_spans: int = 3  # a file's vector signal: the mean of its this many best span similarities

@@ -51,6 +51,7 @@ class ParsedQuery:
     phrases: list[str] = field(default_factory=list)  # multi-word identifiers as FTS phrases ("parse config")
     frame_weights: dict[str, float] = field(default_factory=dict)  # stack-frame functions: < 1 for outer frames
     spelled: list[str] = field(default_factory=list)  # names a short query spells as words ("normalize params")
+    capitalised: list[str] = field(default_factory=list)  # names a short query capitalises ("Mutex and Semaphore")
     forms: dict[str, list[str]] = field(default_factory=dict)  # other forms of terms found in the index
     title: str = ""  # a query's first line, when it has several: its gist (an issue's title)
     title_terms: list[str] = field(default_factory=list)
@@ -225,6 +226,21 @@ def _spelled_names(text: str) -> list[str]:
     return names
 
 
+CAPITALISED_QUERY_WORDS = 12  # the longest query whose capitalised words may be names (not a pasted issue)
+CAPITALISED_RE = re.compile(r"[A-Z][a-z0-9]*[a-z][a-z0-9]*")  # Mutex, Job, Http2; not JSON, not a
+
+
+def _capitalised_names(text: str) -> list[str]:
+    """The capitalised words of a short query that is more than a name or two, as names it may give ("Mutex
+    and Semaphore for coroutine synchronization", "Deferred and await ..."): type names are capitalised in
+    most languages, and a query set in lower case capitalises nothing else. Looked up like the names a query
+    spells as words: a possible name, not a sure one (a first word may only start a sentence)."""
+    tokens = [t.strip(",;:?!()") for t in text.split()]
+    if not NAME_QUERY_WORDS < len(tokens) <= CAPITALISED_QUERY_WORDS:
+        return []
+    return [t for t in tokens if len(t) > 2 and CAPITALISED_RE.fullmatch(t) and t.lower() not in STOPWORDS]
+
+
 def _content_words(text: str) -> list[str]:
     return [w for w in words(text) if len(w) > 1 and w not in STOPWORDS and not w.isdigit()]
 
@@ -287,6 +303,7 @@ def parse_query(text: str) -> ParsedQuery:
     q.phrases = list(dict.fromkeys([*(p for p in phrases if " " in p), *_message_phrases(text)]))[:MAX_PHRASES]
     q.frame_weights = _frame_weights(text)
     q.spelled = _spelled_names(text.strip())
+    q.capitalised = _capitalised_names(text.strip())
     q.whole_name = _whole_name(text.strip())
     return q
 

@@ -323,9 +323,10 @@ class Searcher:
             if file_scores and covered:
                 best = next(iter(file_scores))
                 file_scores = retrievers.scaled(file_scores, self.store.terms_of(q.term_forms, path=best), idf)
-        if q.identifiers or q.spelled:
+        if q.identifiers or q.spelled or q.capitalised:
             frames = q.frame_weights if config.frame_weights else None
             spelled = q.spelled if config.spelled_names else []
+            spelled = [*spelled, *(q.capitalised if config.capitalised_names else [])]
             found = retrievers.name(self.store, q.identifiers, pool, scope, config.case_only_name, frames, spelled)
             join("name", found)
         mentioned = retrievers.path(self.store, q.path_weights) if q.paths else {}
