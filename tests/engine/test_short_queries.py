@@ -236,13 +236,17 @@ def test_a_name_spelled_as_words_is_looked_up(tmp_path: Path) -> None:
 
 
 JOB = 'class Job:\n    """The lifecycle of a unit of work: new, active, cancelling, completed."""\n'
-SCOPE = 'class CoroutineScope:\n    """Where coroutines run: the coroutine lifecycle and the management of child coroutines."""\n'
+SCOPE = (
+    "class CoroutineScope:\n"
+    '    """Where coroutines run: the coroutine lifecycle and the management of child coroutines."""\n'
+)
 
 
 def test_a_short_querys_capitalised_words_are_looked_up_as_names(tmp_path: Path) -> None:
-    """"Job interface and coroutine lifecycle management" gives a type's name as it is written: ``Job`` is
+    """The query "Job interface and coroutine lifecycle management" names a type as written: ``Job`` is
     looked up (weighed as a name spelled as words), and its file comes before the one that only shares more
-    of the query's words when files are ranked. Words in capitals (JSON) and a pasted issue's capitalised words are not names."""
+    of the query's words when files are ranked. Words in capitals (JSON) and a pasted issue's capitalised
+    words are not names."""
     files = {"jobs/job.py": JOB, "jobs/scope.py": SCOPE, "steps.py": FILLER}
     query = "Job interface and coroutine lifecycle management"
     with _indexed(_write(tmp_path, files)) as ws:
