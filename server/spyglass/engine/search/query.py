@@ -227,7 +227,7 @@ def _spelled_names(text: str) -> list[str]:
 
 
 CAPITALISED_QUERY_WORDS = 12  # the longest query whose capitalised words may be names (not a pasted issue)
-CAPITALISED_RE = re.compile(r"[A-Z][a-z0-9]*[a-z][a-z0-9]*")  # Mutex, Job, Http2; not JSON, not a
+CAPITALISED_RE = re.compile(r"[A-Z][a-z0-9]*[a-z][a-z0-9]*")  # Mutex, Job, Http2; not JSON or A
 
 
 def _capitalised_names(text: str) -> list[str]:
