@@ -68,7 +68,8 @@ class RankingConfig:
     # a query that is one name ("Deserialize", "Sinatra::Helpers") asks for that definition, as go-to-symbol
     # does: where one has exactly that name, every other candidate's score is scaled by this
     beside_the_named: float = 0.6
-    # a definition also found in a newer version of the same code (``v1/`` beside the current one) is scaled
+    # a candidate kept from an older version of the same code (zod's ``src/v3/`` beside ``src/v4/``, a
+    # ``v1/`` beside the current code) is scaled, unless the query names that version (ranking.older_versions_below)
     older_version: float = 0.8
     frame_weights: bool = True  # a stack trace's outer frames name their functions less surely (innermost 1)
     spelled_names: bool = True  # "normalize params" also looks up ``normalizeParams``, ``normalize_params``

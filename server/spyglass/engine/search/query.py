@@ -52,6 +52,7 @@ class ParsedQuery:
     frame_weights: dict[str, float] = field(default_factory=dict)  # stack-frame functions: < 1 for outer frames
     spelled: list[str] = field(default_factory=list)  # names a short query spells as words ("normalize params")
     capitalised: list[str] = field(default_factory=list)  # names a short query capitalises ("Mutex and Semaphore")
+    versions: frozenset[float] = frozenset()  # major versions the query names ("v3 compatibility errors": 3)
     forms: dict[str, list[str]] = field(default_factory=dict)  # other forms of terms found in the index
     title: str = ""  # a query's first line, when it has several: its gist (an issue's title)
     title_terms: list[str] = field(default_factory=list)
@@ -226,6 +227,15 @@ def _spelled_names(text: str) -> list[str]:
     return names
 
 
+VERSION_TERM_RE = re.compile(r"v\d+")
+
+
+def _versions_named(terms: list[str]) -> frozenset[float]:
+    """The major versions a query's terms name (``v3``: 3), read before search keeps only the telling terms
+    (``v3`` is in every path of its folder)."""
+    return frozenset(float(t[1:]) for t in terms if VERSION_TERM_RE.fullmatch(t))
+
+
 CAPITALISED_QUERY_WORDS = 12  # the longest query whose capitalised words may be names (not a pasted issue)
 CAPITALISED_RE = re.compile(r"[A-Z][a-z0-9]*[a-z][a-z0-9]*")  # Mutex, Job, Http2; not JSON or A
 
@@ -304,6 +314,7 @@ def parse_query(text: str) -> ParsedQuery:
     q.frame_weights = _frame_weights(text)
     q.spelled = _spelled_names(text.strip())
     q.capitalised = _capitalised_names(text.strip())
+    q.versions = _versions_named(q.terms)
     q.whole_name = _whole_name(text.strip())
     return q
 

@@ -173,7 +173,6 @@ def beside(span: StoredSpan, named: Set[int], factor: float) -> float:
 
 
 VERSION_DIR_RE = re.compile(r"(?:^|/)v(\d+)/")
-VERSION_TERM_RE = re.compile(r"v\d+")
 
 
 def _version(path: str) -> tuple[str, float]:
@@ -181,11 +180,6 @@ def _version(path: str) -> tuple[str, float]:
     number; ("", inf) for a path in none: the current code, beside any older copy kept in a ``v1/``."""
     m = VERSION_DIR_RE.search(path)
     return (path[: m.start() + 1 if m.start() else 0], float(m.group(1))) if m else ("", math.inf)
-
-
-def versions_named(terms: Iterable[str]) -> frozenset[float]:
-    """The major versions a query names ("v3 compatibility errors": 3)."""
-    return frozenset(float(t[1:]) for t in terms if VERSION_TERM_RE.fullmatch(t))
 
 
 def older_versions_below(scored: Scored, factor: float, asked: Set[float] = frozenset()) -> Scored:

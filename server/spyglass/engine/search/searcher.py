@@ -28,7 +28,7 @@ from . import retrievers
 from .config import DEFAULT_RANKING, TIERS, RankingConfig, Tier
 from .filters import SearchFilters
 from .query import ParsedQuery, names_whole, other_forms, parse_query
-from .ranking import matched_signals, priors_within, rank, versions_named, with_recency
+from .ranking import matched_signals, priors_within, rank, with_recency
 from .rerank import Reranker, rerank
 from .shaping import confident, diverse, fit_budget
 from .vectors import StoreVectors, VectorIndex
@@ -153,7 +153,6 @@ class Searcher:
         """Every candidate of ``q``, ranked (best first), and each one's signals."""
         short = len(q.terms) <= config.short_query_terms
         words = self._words(q, config)
-        versions = versions_named(q.terms)  # before gather keeps only the telling terms: "v3" may be common
         signals, spans = self.gather(q, vectors, filters, files=files, config=config)
         signals = {rowid: sig for rowid, sig in signals.items() if rowid in spans and filters.accepts(spans[rowid])}
         scoped = replace(config, priors=priors_within(config.priors, filters))
@@ -168,7 +167,7 @@ class Searcher:
             files=files,
             words=words,
             named=named,
-            versions=versions,
+            versions=q.versions,
         )
         exact = config.recency_spares_names and any(sig.get("name", 0.0) >= 1.0 for sig in signals.values())
         if config.recency > 0 and not exact and (words or not config.recency_words_only):
@@ -323,10 +322,9 @@ class Searcher:
             if file_scores and covered:
                 best = next(iter(file_scores))
                 file_scores = retrievers.scaled(file_scores, self.store.terms_of(q.term_forms, path=best), idf)
-        if q.identifiers or q.spelled or q.capitalised:
+        spelled = [*(q.spelled if config.spelled_names else []), *(q.capitalised if config.capitalised_names else [])]
+        if q.identifiers or spelled:
             frames = q.frame_weights if config.frame_weights else None
-            spelled = q.spelled if config.spelled_names else []
-            spelled = [*spelled, *(q.capitalised if config.capitalised_names else [])]
             found = retrievers.name(self.store, q.identifiers, pool, scope, config.case_only_name, frames, spelled)
             join("name", found)
         mentioned = retrievers.path(self.store, q.path_weights) if q.paths else {}
