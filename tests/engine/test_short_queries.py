@@ -261,6 +261,96 @@ def test_a_short_querys_capitalised_words_are_looked_up_as_names(tmp_path: Path)
     assert parse_query(issue).capitalised == []
 
 
+APP = '''"""The application: routes, templates, errors and the middleware stack."""
+
+
+def render(template, context):
+    """Render a template with its layout."""
+    return template.format(**context)
+
+
+def render_partial(name, context):
+    """Render a partial template inside another template."""
+    return render(name, context)
+
+
+def handle_exception(app, error):
+    """Pick the error handler of the exception's class and its status."""
+    return app.handlers.get(type(error), 500)
+
+
+def use(app, middleware):
+    """Push a middleware onto the stack that wraps the application."""
+    app.stack.append(middleware)
+
+
+def build(app):
+    """Wrap the application in every middleware of the stack, innermost last."""
+    for middleware in reversed(app.stack):
+        app = middleware(app)
+    return app
+
+
+def log_request(app, request):
+    """Log the route that matched the request."""
+    app.log(request.path)
+
+
+def render_json(obj):
+    """Render an object as JSON."""
+    return json.dumps(obj)
+
+
+def rescue(app, exception):
+    """Rescue an exception raised by a route with the handler registered for it."""
+    return app.handlers[type(exception)](exception)
+
+
+def stack_size(app):
+    """How many middlewares are on the stack."""
+    return len(app.stack)
+
+
+def route(app, path, handler):
+    """Register the handler of a path."""
+    app.routes[path] = handler
+'''
+
+SHOW = '''import traceback
+
+
+def error_page(error):
+    """Render an exception as an HTML page: its class, its message and the frames of its stack."""
+    frames = traceback.extract_tb(error.__traceback__)
+    rows = "".join(f"<li>{f.filename}:{f.lineno} in {f.name}</li>" for f in frames)
+    return f"<h1>{type(error).__name__}</h1><p>{error}</p><ul>{rows}</ul>"
+
+
+def frame_lines(error):
+    """The lines of code around each frame of the exception's stack, to show beside it."""
+    return [(f.filename, f.lineno, f.line) for f in traceback.extract_tb(error.__traceback__)]
+'''
+
+
+def test_a_description_in_words_leans_less_on_a_long_file_that_holds_every_word(tmp_path: Path) -> None:
+    """Asked "exception rendering and stack traces": a long file has every word of it somewhere, one per
+    function (sinatra's base.rb), a small file is about it. Ranking files, the small one comes first; weighing the
+    whole file's words and its other spans as for a pasted issue, the long one did."""
+    files = {"app/base.py": APP, "app/show_errors.py": SHOW}
+    files |= {f"app/steps{i}.py": FILLER.replace("step_", f"step{i}_") for i in range(6)}
+    query = "exception rendering and stack traces"
+
+    def first_file(ws: Workspace) -> str:
+        return ws.search(query, k=5, cut=False, per_file=1).results[0].path
+
+    with _indexed(_write(tmp_path, files)) as ws:
+        assert first_file(ws) == "app/show_errors.py"
+        config = ws.searcher.config
+        words_weights = {k: v for k, v in config.words_weights.items() if k != "file"}
+        ws.searcher.config = replace(config, words_weights=words_weights, words_file_context=config.file_context)
+        assert first_file(ws) == "app/base.py"  # what it changes
+
+
 SERDE = """/// A data structure that can be deserialized from any data format.
 pub trait Deserialize<'de>: Sized {
     /// Deserialize this value from the given deserializer.

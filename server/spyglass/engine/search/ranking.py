@@ -133,8 +133,9 @@ def rank(
     if config.older_version < 1.0:
         scored = older_versions_below(scored, config.older_version, versions)
     scored = one_definition_once(scored)
-    if config.file_context:
-        scored = with_file_context(scored, config.file_context, config.file_context_spans)
+    context = config.words_file_context if words and with_vectors else config.file_context
+    if context:
+        scored = with_file_context(scored, context, config.file_context_spans)
     if named:  # after the file context, which stays the evidence of a file's spans as they are
         scored = [(score * beside(span, named, config.beside_the_named), span) for score, span in scored]
     scored.sort(key=lambda t: (-t[0], t[1].path, t[1].start_line))
