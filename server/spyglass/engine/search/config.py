@@ -152,5 +152,10 @@ class RankingConfig:
             weights = {**weights, **self.words_weights}
         return {**weights, **self.file_weights} if files else weights
 
+    def file_context_for(self, with_vectors: bool, words: bool = False) -> float:
+        """The share of a span's score that comes from its file's best candidates, as ``weights_for`` picks the
+        weights: ``words_file_context`` for a short query that names nothing, searched with a query vector."""
+        return self.words_file_context if words and with_vectors else self.file_context
+
 
 DEFAULT_RANKING = RankingConfig()
