@@ -39,6 +39,16 @@ def test_languages_kinds_and_test_folders_scope_before_ranking_too(scoped_worksp
         assert [r.symbol for r in tests.results] == ["test_read_gives_up"]
 
 
+def test_a_folder_of_prose_is_not_lowered_by_the_prose_prior(shop: Path):
+    """Scoped to ``docs/``, whose candidates are all prose, a description finds the doc that answers it: the
+    prose prior would lower every candidate alike, under the confidence floor."""
+    with Workspace.open(shop, writer=True, overrides={}) as ws:
+        ws.index()
+        in_docs = ws.search("coupon codes", filters=SearchFilters(globs=["docs/**"])).results
+        assert in_docs and all(r.path.startswith("docs/") for r in in_docs)
+        assert in_docs[0].symbol == "Pricing.Coupons"
+
+
 def test_a_scoped_hybrid_search_reads_vectors_in_scope_only(scoped_workspace: Path, transport_functions: tuple):
     with Workspace.open(scoped_workspace, writer=True, memory_vectors=True) as ws:
         ws.index()

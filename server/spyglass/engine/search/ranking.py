@@ -287,14 +287,16 @@ def order_within_files(
     return out
 
 
-def priors_within(priors: Priors, filters: SearchFilters) -> Priors:
+def priors_within(priors: Priors, filters: SearchFilters, in_scope: Iterable[StoredSpan] = ()) -> Priors:
     """The priors for a scoped search: a scope of only tests (every glob a test path), only examples or only
-    prose (no code language) lifts that prior, which would lower every candidate alike and sink them under the
-    floor."""
+    prose (no code language, or globs whose candidates (``in_scope``) hold no code: ``docs/``) lifts that
+    prior, which would lower every candidate alike and sink them under the floor."""
     if filters.globs and all(is_test_path(g) for g in filters.globs):
         priors = replace(priors, tests=1.0)
     if filters.globs and all(is_example_path(g) for g in filters.globs):
         priors = replace(priors, examples=1.0)
     if filters.languages and not any(is_code(language) for language in filters.languages):
+        priors = replace(priors, prose=1.0)
+    elif filters.globs and not any(is_code(span.language) for span in in_scope):
         priors = replace(priors, prose=1.0)
     return priors

@@ -155,7 +155,7 @@ class Searcher:
         words = self._words(q, config)
         signals, spans = self.gather(q, vectors, filters, files=files, config=config)
         signals = {rowid: sig for rowid, sig in signals.items() if rowid in spans and filters.accepts(spans[rowid])}
-        scoped = replace(config, priors=priors_within(config.priors, filters))
+        scoped = replace(config, priors=priors_within(config.priors, filters, (spans[rowid] for rowid in signals)))
         named = self.named(q, signals, spans)
         scored = rank(
             signals,
