@@ -57,10 +57,7 @@ CONFIGS: dict[str, RankingConfig] = {
     "no frame weights": replace(BASE, frame_weights=False),
     "no words weights": replace(BASE, words_weights={}),
     "words: whole files as for other queries": replace(
-        BASE,
-        words_weights={"vector": 0.35, "lexical": 0.25},
-        lexical_words_weights={},
-        words_file_context=BASE.file_context,
+        BASE, words_weights={"vector": 0.35, "lexical": 0.25}, words_file_context=BASE.file_context
     ),
     "no words order within a file": replace(BASE, words_within_file=BASE.within_file),
     "words within a file: vector 0.45": _within(vector=0.45),

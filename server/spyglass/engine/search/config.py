@@ -100,10 +100,7 @@ class RankingConfig:
     # rendering and stack traces"), so they tell less than the span's own match (semble tune 0.8648 -> 0.8678,
     # test 0.8393 -> 0.8491; function-level MRR tune 0.835 -> 0.835, test 0.796 -> 0.802)
     words_weights: Mapping[str, float] = field(default_factory=lambda: {"vector": 0.35, "lexical": 0.25, "file": 0.1})
-    # ... and without a model (the fast tier), the whole file halved as well (fast tier semble tune 0.8154 ->
-    # 0.8250, test 0.8022 -> 0.8092; behaviour set top 1 tune 67.5 -> 69.4, test 57.0 -> 62.0)
-    lexical_words_weights: Mapping[str, float] = field(default_factory=lambda: {"file": 0.15})
-    words_file_context: float = 0.2  # file_context for such a query, with a model or without
+    words_file_context: float = 0.2  # file_context for such a query
     # ... and which of a file's spans comes first for such a query: meaning counts as much as the words (the
     # within_file weights above let a pasted issue's words decide). Behaviour set top 1 / top 5, tune 74.5 /
     # 92.4 -> 76.4 / 93.0, test 69.6 / 88.6 -> 70.9 / 92.4; the semble suite's files unchanged (docs/quality.md)
@@ -151,14 +148,14 @@ class RankingConfig:
         """The signal weights of a search with a query vector, or without one; ``files``: of a ranking of files;
         ``words``: of a short query that names nothing."""
         weights = self.weights if with_vectors else self.lexical_weights
-        if words:
-            weights = {**weights, **(self.words_weights if with_vectors else self.lexical_words_weights)}
+        if words and with_vectors:
+            weights = {**weights, **self.words_weights}
         return {**weights, **self.file_weights} if files else weights
 
-    def file_context_for(self, words: bool = False) -> float:
-        """The share of a span's score that comes from its file's best candidates: ``words_file_context`` for a
-        short query that names nothing."""
-        return self.words_file_context if words else self.file_context
+    def file_context_for(self, with_vectors: bool, words: bool = False) -> float:
+        """The share of a span's score that comes from its file's best candidates, as ``weights_for`` picks the
+        weights: ``words_file_context`` for a short query that names nothing, searched with a query vector."""
+        return self.words_file_context if words and with_vectors else self.file_context
 
 
 DEFAULT_RANKING = RankingConfig()

@@ -133,7 +133,7 @@ def rank(
     if config.older_version < 1.0:
         scored = older_versions_below(scored, config.older_version, versions)
     scored = one_definition_once(scored)
-    context = config.file_context_for(words)
+    context = config.file_context_for(with_vectors, words)
     if context:
         scored = with_file_context(scored, context, config.file_context_spans)
     if named:  # after the file context, which stays the evidence of a file's spans as they are
