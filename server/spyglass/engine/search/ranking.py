@@ -295,8 +295,7 @@ def priors_within(priors: Priors, filters: SearchFilters, in_scope: Iterable[Sto
         priors = replace(priors, tests=1.0)
     if filters.globs and all(is_example_path(g) for g in filters.globs):
         priors = replace(priors, examples=1.0)
-    if filters.languages and not any(is_code(language) for language in filters.languages):
-        priors = replace(priors, prose=1.0)
-    elif filters.globs and not any(is_code(span.language) for span in in_scope):
+    prose_languages = filters.languages and not any(is_code(language) for language in filters.languages)
+    if prose_languages or (filters.globs and not any(is_code(span.language) for span in in_scope)):
         priors = replace(priors, prose=1.0)
     return priors
