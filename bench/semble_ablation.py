@@ -60,6 +60,7 @@ CONFIGS: dict[str, RankingConfig] = {
         BASE, words_weights={"vector": 0.35, "lexical": 0.25}, words_file_context=BASE.file_context
     ),
     "no words order within a file": replace(BASE, words_within_file=BASE.within_file),
+    "fast words: whole files as for other queries": replace(BASE, lexical_words_weights={}),  # with --tier fast
     "words within a file: vector 0.45": _within(vector=0.45),
     "words within a file: vector 0.8": _within(vector=0.8),
     "no named first": replace(BASE, beside_the_named=1.0),

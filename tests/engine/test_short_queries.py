@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from spyglass.engine import Workspace
+from spyglass.engine.search.config import EVERY_CANDIDATE_SIGNALS, RankingConfig
 from spyglass.engine.search.query import other_forms, parse_query, word_keys
 from spyglass.engine.search.retrievers import scaled, stem_words
 from spyglass.engine.store import StoredSpan
@@ -349,6 +350,32 @@ def test_a_description_in_words_leans_less_on_a_long_file_that_holds_every_word(
         words_weights = {k: v for k, v in config.words_weights.items() if k != "file"}
         ws.searcher.config = replace(config, words_weights=words_weights, words_file_context=config.file_context)
         assert first_file(ws) == "app/base.py"  # what it changes
+
+
+def test_the_confidence_floor_follows_a_descriptions_lower_weights(tmp_path: Path) -> None:
+    """A description in words gives a whole file's words less weight (with a model and, in the fast tier,
+    without one), so its scores are lower for the same evidence: the floor is lowered by the same share, and a
+    description whose best result scores just under the set floor is still answered. A query that names
+    something keeps the set floor."""
+    config = RankingConfig()
+    assert config.floor_for(True) == config.floor_for(False) == config.min_score
+    for with_vectors in (True, False):
+        usual, words = config.weights_for(with_vectors), config.weights_for(with_vectors, words=True)
+        share = sum(words.get(s, 0.0) for s in EVERY_CANDIDATE_SIGNALS) / sum(
+            usual.get(s, 0.0) for s in EVERY_CANDIDATE_SIGNALS
+        )
+        assert share < 1 and config.floor_for(with_vectors, words=True) == pytest.approx(config.min_score * share)
+
+    files = {"app/base.py": APP, "app/show_errors.py": SHOW}
+    query = "exception rendering and stack traces"
+    with _indexed(_write(tmp_path, files)) as ws:
+        best = ws.search(query, k=5, cut=False, tier="fast").results[0].score
+        # the set floor just above the best score: only the description's own floor lets it through
+        ws.searcher.config = replace(ws.searcher.config, min_score=best * 1.05)
+        answer = ws.search(query, k=5, tier="fast").results
+        assert answer and answer[0].score == best
+        named = ws.search("error_page", k=5, tier="fast").results  # names something: the usual floor
+        assert all(hit.score >= best * 1.05 for hit in named)
 
 
 SERDE = """/// A data structure that can be deserialized from any data format.

@@ -102,6 +102,7 @@ class Searcher:
         vectors, note = ({}, None) if tier == "fast" else self.query_vectors(q)
         if ran != tier:
             note = f"{note}; {DEEP_NEEDS_RERANKER}" if note else DEEP_NEEDS_RERANKER
+        words = self._words(q, config)  # before ranking, which keeps only the terms that tell (q.terms)
         scored, signals = self._ranked(q, vectors, filters, config, files)
         if deeper and scored:
             scored, signals = self._with_their_names(query, scored, signals, vectors, filters, config, files)
@@ -112,14 +113,14 @@ class Searcher:
             except ModelLoadError as e:
                 note = f"{note}; {e}" if note else str(e)
         if cut:
-            floor = config.min_score if min_score is None else min_score
+            floor = config.floor_for(bool(vectors), words) if min_score is None else min_score
             scored = confident(scored, min_score=floor, relative_floor=config.relative_floor, gap=config.gap_cut)
         matches = Counter(span.path for _, span in scored)
         if cut:
             per_key = config.per_file if per_file is None else per_file
             scored = diverse(scored, key=lambda t: t[1].path, per_key=per_key, limit=k)
         terms = set(q.terms)
-        weights = config.weights_for(bool(vectors), files, self._words(q, config))
+        weights = config.weights_for(bool(vectors), files, words)
         lines: dict[str, list[str] | None] = {} if read_files else NO_FILES
         hits = [
             self._hit(span, score, signals[span.rowid], weights, terms, matches[span.path], lines)
