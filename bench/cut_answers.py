@@ -1,6 +1,6 @@
 """What `spyglass search` answers on a semble-format suite, confidence cut on (a benchmark, not a test).
 
-    python bench/cut_answers.py bench/behaviour --work /tmp/spyglass-semble [--k 10]
+    python bench/cut_answers.py bench/behaviour --work /tmp/spyglass-semble [--k 10] [--tier fast]
 
 bench/semble_ablation.py ranks with the cut off, so it cannot see an answer the confidence floor empties.
 This runs every query as a user's search runs it (the default tier, the cut on, at most ``--k`` results) on
@@ -17,6 +17,7 @@ from pathlib import Path
 
 from semble_ablation import function_rank
 from spyglass.engine import Workspace
+from spyglass.engine.search import TIERS
 from spyglass.evaluation.semble import load_suite
 
 
@@ -25,6 +26,7 @@ def main() -> None:
     ap.add_argument("suite", type=Path, help="a folder with repos.json and queries.jsonl")
     ap.add_argument("--work", type=Path, required=True, help="the working folder of spyglass eval semble")
     ap.add_argument("--k", type=int, default=10, help="results asked for per query")
+    ap.add_argument("--tier", choices=TIERS, default="balanced", help="the search tier (default: balanced)")
     args = ap.parse_args()
     suite = load_suite(args.suite)
     asked = results = empty = with_lines = held = first = 0
@@ -35,7 +37,7 @@ def main() -> None:
             continue
         with Workspace.open(folder, memory_vectors=True) as ws:
             for q in (q for q in suite.queries if q.repo == name):
-                hits = ws.search(q.query, k=args.k).results
+                hits = ws.search(q.query, k=args.k, tier=args.tier).results
                 asked += 1
                 results += len(hits)
                 if not hits:
