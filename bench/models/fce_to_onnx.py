@@ -22,8 +22,8 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import onnx
 from onnx import TensorProto, helper, numpy_helper
+from static_to_onnx import save_graph  # bench/models, beside this script
 
 WORDS = r"[A-Z]+(?![a-z])|[A-Z][a-z]+|[a-z]+|[0-9]+"
 
@@ -152,16 +152,7 @@ def write_model(words: list[str], rows: np.ndarray, out: Path) -> None:
         numpy_helper.from_array(np.array([2], np.int64), "ax2"),
         numpy_helper.from_array(np.array([1], np.int64), "ax1"),
     ]
-    inputs = [
-        helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["b", "s"]),
-        helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["b", "s"]),
-    ]
-    output = helper.make_tensor_value_info("sentence_embedding", TensorProto.FLOAT, ["b", rows.shape[1]])
-    graph = helper.make_graph(nodes, "fce_static", inputs, [output], constants)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
-    onnx.checker.check_model(model)
-    onnx.save(model, str(out / "model.onnx"))
+    save_graph(nodes, constants, rows.shape[1], out / "model.onnx")
 
 
 def main(argv: list[str]) -> None:

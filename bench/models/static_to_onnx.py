@@ -44,16 +44,22 @@ def convert(src: Path, out: Path) -> None:
         numpy_helper.from_array(np.array([1], np.int64), "ax1"),
         numpy_helper.from_array(np.array([1e-9], np.float32), "eps"),
     ]
+    save_graph(nodes, constants, table.shape[1], out / "model.onnx")
+
+
+def save_graph(nodes: list, constants: list, dims: int, path: Path) -> None:
+    """Check and write a graph from ``input_ids`` and ``attention_mask`` to a ``dims``-wide
+    ``sentence_embedding``, the inputs and output Spyglass's ONNX encoder reads."""
     inputs = [
         helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["b", "s"]),
         helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["b", "s"]),
     ]
-    output = helper.make_tensor_value_info("sentence_embedding", TensorProto.FLOAT, ["b", table.shape[1]])
+    output = helper.make_tensor_value_info("sentence_embedding", TensorProto.FLOAT, ["b", dims])
     graph = helper.make_graph(nodes, "static", inputs, [output], constants)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     model.ir_version = 8
     onnx.checker.check_model(model)
-    onnx.save(model, str(out / "model.onnx"))
+    onnx.save(model, str(path))
 
 
 if __name__ == "__main__":
