@@ -103,7 +103,7 @@ class Searcher:
         if ran != tier:
             note = f"{note}; {DEEP_NEEDS_RERANKER}" if note else DEEP_NEEDS_RERANKER
         words = self._words(q, config)  # before ranking, which keeps only the terms that tell (q.terms)
-        scored, signals = self._ranked(q, vectors, filters, config, files)
+        scored, signals = self._ranked(q, vectors, filters, config, files, words)
         if deeper and scored:
             scored, signals = self._with_their_names(query, scored, signals, vectors, filters, config, files)
         if deeper and scored and self.reranker is not None:
@@ -150,10 +150,11 @@ class Searcher:
         filters: SearchFilters,
         config: RankingConfig,
         files: bool,
+        words: bool,
     ) -> tuple[list[tuple[float, StoredSpan]], dict[int, dict[str, float]]]:
-        """Every candidate of ``q``, ranked (best first), and each one's signals."""
+        """Every candidate of ``q``, ranked (best first), and each one's signals; ``words``: ``q`` is a description
+        in words (``_words``, read before ranking keeps only the telling terms)."""
         short = len(q.terms) <= config.short_query_terms
-        words = self._words(q, config)
         signals, spans = self.gather(q, vectors, filters, files=files, config=config)
         signals = {rowid: sig for rowid, sig in signals.items() if rowid in spans and filters.accepts(spans[rowid])}
         scoped = replace(config, priors=priors_within(config.priors, filters, (spans[rowid] for rowid in signals)))
@@ -211,7 +212,8 @@ class Searcher:
                 names.append(span.name)
         if not names:
             return scored, signals
-        second, more = self._ranked(parse_query(f"{query} {' '.join(names)}"), vectors, filters, config, files)
+        wider = parse_query(f"{query} {' '.join(names)}")
+        second, more = self._ranked(wider, vectors, filters, config, files, self._words(wider, config))
         best = {span.rowid: (score, span) for score, span in scored}
         for score, span in second:
             score *= config.rewrite_weight
