@@ -54,6 +54,7 @@ CONFIGS: dict[str, RankingConfig] = {
     "case-only names 0.4": replace(BASE, case_only_name=0.4),
     "no spelled names": replace(BASE, spelled_names=False),
     "no capitalised names": replace(BASE, capitalised_names=False),
+    "no other naming conventions": replace(BASE, other_conventions=False),
     "no frame weights": replace(BASE, frame_weights=False),
     "no words weights": replace(BASE, words_weights={}),
     "words: whole files as for other queries": replace(

@@ -236,6 +236,50 @@ def test_a_name_spelled_as_words_is_looked_up(tmp_path: Path) -> None:
     assert parse_query("where does the router pick a handler when two patterns overlap").spelled == []
 
 
+TERMCAP = """package tea
+
+type requestCapabilityMsg string
+
+// RequestCapability asks the terminal whether it supports a capability, by its terminfo name.
+func RequestCapability(s string) Cmd {
+	return func() Msg { return requestCapabilityMsg(s) }
+}
+"""
+CAPABILITIES = """package tea
+
+// capability requests and capability replies: a request capability message is sent, a reply comes back
+func describeCapability(request string, reply string) string {
+	return "request capability " + request + " reply " + reply
+}
+"""
+ASSOCIATIONS = '''def belongs_to(schema, name):
+    """Define a belongs-to association on the schema."""
+    return schema.add(name)
+
+
+class BelongsTo:
+    """The struct a belongs_to association is kept in."""
+'''
+
+
+def test_a_name_written_in_another_naming_convention_is_looked_up(tmp_path: Path) -> None:
+    """A user who works in several languages writes Go's ``RequestCapability`` as ``request_capability``:
+    the name is looked up in the other convention too (weighed as a name spelled as words). A name that is
+    defined as written was meant as written: ``belongs_to`` does not also name ``BelongsTo``."""
+    files = {"termcap.go": TERMCAP, "capability.go": CAPABILITIES, "schema.py": ASSOCIATIONS}
+    with _indexed(_write(tmp_path, files), LEXICAL) as ws:
+        first = ws.search("request_capability", k=5, cut=False).results[0]
+        assert (first.symbol, first.why.signals.get("name")) == ("RequestCapability", pytest.approx(0.7))
+        named = {h.symbol: h.why.signals.get("name") for h in ws.search("belongs_to", k=5, cut=False).results}
+        assert named["belongs_to"] == 1.0 and named.get("BelongsTo") is None
+        ws.searcher.config = replace(ws.searcher.config, other_conventions=False)
+        assert "name" not in ws.search("request_capability", k=5, cut=False).results[0].why.signals
+    assert parse_query("request_capability").conventions == {"request_capability": ["requestcapability"]}
+    assert parse_query("parseAccept").conventions == {"parseAccept": ["parse_accept"]}
+    assert parse_query("HTTPServer").conventions == {"HTTPServer": ["http_server"]}
+    assert parse_query("Router and Sinatra::Helpers").conventions == {}
+
+
 JOB = 'class Job:\n    """The lifecycle of a unit of work: new, active, cancelling, completed."""\n'
 SCOPE = (
     "class CoroutineScope:\n"

@@ -81,6 +81,9 @@ class RankingConfig:
     # a short query's capitalised words are looked up as names too, weighed as spelled ones ("Mutex and Semaphore
     # for coroutine synchronization": semble tune 0.8632 -> 0.8648, test 0.8364 -> 0.8393)
     capitalised_names: bool = True
+    # a short query's compound names are looked up in the other naming convention too, weighed as spelled ones
+    # ("request_capability" finds Go's ``RequestCapability``, "parseAccept" Python's ``parse_accept``)
+    other_conventions: bool = True
     mentioned_files: int = 20  # files named in the query (a traceback, a path) join the candidates
     file_heads: int = 20  # the best whole-file matches join the candidates through their module span
     file_vector_spans: int = 3  # a file's vector signal: the mean of its this many best span similarities

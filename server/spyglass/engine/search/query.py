@@ -52,6 +52,9 @@ class ParsedQuery:
     frame_weights: dict[str, float] = field(default_factory=dict)  # stack-frame functions: < 1 for outer frames
     spelled: list[str] = field(default_factory=list)  # names a short query spells as words ("normalize params")
     capitalised: list[str] = field(default_factory=list)  # names a short query capitalises ("Mutex and Semaphore")
+    # its names in the other naming convention ("request_capability": ``RequestCapability``; "parseAccept":
+    # ``parse_accept``), for a short query's name lookup
+    conventions: dict[str, list[str]] = field(default_factory=dict)
     versions: frozenset[float] = frozenset()  # major versions the query names ("v3 compatibility errors": 3)
     forms: dict[str, list[str]] = field(default_factory=dict)  # other forms of terms found in the index
     title: str = ""  # a query's first line, when it has several: its gist (an issue's title)
@@ -227,6 +230,21 @@ def _spelled_names(text: str) -> list[str]:
     return names
 
 
+def _other_conventions(identifiers: list[str]) -> dict[str, list[str]]:
+    """Each compound name as another language would write it: its words joined (the case-blind name lookup
+    then finds ``RequestCapability`` and ``requestCapability`` for ``request_capability``) and in snake case
+    (``parse_accept`` for ``parseAccept``). A user who works in several languages writes a name in the
+    convention of the one at hand; a dotted name is a path through the code, written as it is."""
+    names: dict[str, list[str]] = {}
+    for ident in identifiers:
+        parts = split_identifier(ident)
+        if "." not in ident and len(parts) > 1:
+            forms = [form for form in dict.fromkeys(("".join(parts), "_".join(parts))) if form != ident.lower()]
+            if forms:
+                names[ident] = forms
+    return names
+
+
 VERSION_TERM_RE = re.compile(r"v\d+")
 
 
@@ -314,6 +332,7 @@ def parse_query(text: str) -> ParsedQuery:
     q.frame_weights = _frame_weights(text)
     q.spelled = _spelled_names(text.strip())
     q.capitalised = _capitalised_names(text.strip())
+    q.conventions = _other_conventions(q.identifiers)
     q.versions = _versions_named(q.terms)
     q.whole_name = _whole_name(text.strip())
     return q

@@ -73,11 +73,15 @@ def name(
     case_only: float,
     frames: Mapping[str, float] | None = None,
     spelled: Sequence[str] = (),
+    conventions: Mapping[str, Sequence[str]] | None = None,
 ) -> dict[int, float]:
     """``name``: definitions the query names: 1 for the name or qualified name as written (or a file of
     that name), ``case_only`` when only the case differs (Go's exported ``Router`` and unexported ``router``
     are different names); times its frame's weight for a function of a stack trace (``frames``). Names the
-    query may spell as words (``spelled``: ``normalize_params``) are looked up too, and weigh ``case_only``.
+    query may spell as words (``spelled``: ``normalize_params``) are looked up too, and weigh ``case_only``;
+    so do a name's forms in another naming convention (``conventions``: ``request_capability`` ->
+    ``requestcapability``), when nothing has the name as written in any case: a name that is defined was
+    meant as written (``belongs_to`` is not a request for ``BelongsTo``).
 
     A definition split into parts is named once, by its first part, where the name is declared: the parts
     after it are its body, and a match there would pick an arbitrary part to stand for the definition."""
@@ -85,7 +89,13 @@ def name(
     qualified = [i for i in identifiers if "." in i]
     parts = {part for i in qualified for part in i.split(".")}  # ``Helpers`` of ``Sinatra.Helpers``
     looked_up = [*identifiers, *spelled]
-    found = sorted(store.spans_by_name(looked_up, limit=pool, scope=scope), key=lambda s: (s.path, s.start_line))
+    found = store.spans_by_name(looked_up, limit=pool, scope=scope)
+    defined = {span.name.lower() for span in found}
+    respelled = [form for ident, forms in (conventions or {}).items() if ident.lower() not in defined for form in forms]
+    if respelled:
+        seen = {span.rowid for span in found}
+        found += [span for span in store.spans_by_name(respelled, limit=pool, scope=scope) if span.rowid not in seen]
+    found = sorted(found, key=lambda s: (s.path, s.start_line))
     scores: dict[int, float] = {}
     for before, span in zip([None, *found], found, strict=False):
         if before is not None and _continues(before, span):

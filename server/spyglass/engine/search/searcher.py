@@ -328,7 +328,10 @@ class Searcher:
         spelled = [*(q.spelled if config.spelled_names else []), *(q.capitalised if config.capitalised_names else [])]
         if q.identifiers or spelled:
             frames = q.frame_weights if config.frame_weights else None
-            found = retrievers.name(self.store, q.identifiers, pool, scope, config.case_only_name, frames, spelled)
+            conventions = q.conventions if config.other_conventions and short else {}
+            found = retrievers.name(
+                self.store, q.identifiers, pool, scope, config.case_only_name, frames, spelled, conventions
+            )
             join("name", found)
         mentioned = retrievers.path(self.store, q.path_weights) if q.paths else {}
         stems: dict[str, float] = {}
