@@ -55,6 +55,7 @@ CONFIGS: dict[str, RankingConfig] = {
     "no spelled names": replace(BASE, spelled_names=False),
     "no capitalised names": replace(BASE, capitalised_names=False),
     "no other naming conventions": replace(BASE, other_conventions=False),
+    "words: types in a file as other spans": replace(BASE, words_data=1.0),
     "no frame weights": replace(BASE, frame_weights=False),
     "no words weights": replace(BASE, words_weights={}),
     "words: whole files as for other queries": replace(

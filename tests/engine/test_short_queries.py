@@ -592,6 +592,41 @@ def test_within_a_file_a_description_in_words_is_matched_by_meaning_as_much_as_b
         assert before[:2] == ["log_retry", "backoff_delay"]
 
 
+FORM_BODY = """export type ParseBodyOptions = {
+  /** Whether dotted field names are parsed into nested objects (user.name: { user: { name } }). */
+  dot: boolean
+  /** Keep every value of a form field whose name repeats, not only the last one. */
+  all: boolean
+}
+
+// a form field whose name has dots becomes nested objects
+export const handleParsingNestedValues = (form: Record<string, unknown>, key: string, value: unknown): void => {
+  let nested = form
+  const keys = key.split('.')
+  keys.forEach((part, index) => {
+    if (index === keys.length - 1) {
+      nested[part] = value
+    } else {
+      nested[part] = nested[part] ?? {}
+      nested = nested[part] as Record<string, unknown>
+    }
+  })
+}
+"""
+
+
+def test_within_a_file_a_description_in_words_puts_code_before_the_types_it_uses(tmp_path: Path) -> None:
+    """A question in words asks what code does: within a file, a type alias or interface (what data looks
+    like, often documented in the question's very words) comes after a function that matches about as
+    well. Files keep their places; a name query still finds the type."""
+    query = "where do dotted form field names become nested objects"
+    with _indexed(_write(tmp_path, {"src/utils/body.ts": FORM_BODY, "src/machine.py": FILLER})) as ws:
+        assert ws.search(query, k=5, cut=False).results[0].symbol == "handleParsingNestedValues"
+        assert ws.search("ParseBodyOptions", k=5, cut=False).results[0].symbol == "ParseBodyOptions"
+        ws.searcher.config = replace(ws.searcher.config, words_data=1.0)
+        assert ws.search(query, k=5, cut=False).results[0].symbol == "ParseBodyOptions"
+
+
 def test_a_function_holding_a_closure_is_not_a_container() -> None:
     from spyglass.engine.search.ranking import holds
 

@@ -84,6 +84,9 @@ class RankingConfig:
     # a short query's compound names are looked up in the other naming convention too, weighed as spelled ones
     # ("request_capability" finds Go's ``RequestCapability``, "parseAccept" Python's ``parse_accept``)
     other_conventions: bool = True
+    # within a file, for a description in words, a type alias's or interface's own score (order_within_files) is
+    # scaled by this: it says what data looks like, and the question is what code does (bench/behaviour_unseen)
+    words_data: float = 0.7
     mentioned_files: int = 20  # files named in the query (a traceback, a path) join the candidates
     file_heads: int = 20  # the best whole-file matches join the candidates through their module span
     file_vector_spans: int = 3  # a file's vector signal: the mean of its this many best span similarities

@@ -141,7 +141,8 @@ def rank(
     scored.sort(key=lambda t: (-t[0], t[1].path, t[1].start_line))
     within = config.words_within_file if words and config.within_file else config.within_file
     if within:
-        scored = order_within_files(scored, signals, within, named, config.containers_last)
+        data = config.words_data if words else 1.0
+        scored = order_within_files(scored, signals, within, named, config.containers_last, data)
     return scored
 
 
@@ -255,25 +256,34 @@ def holds(outer: StoredSpan, inner: StoredSpan) -> bool:
     )
 
 
+DATA_KINDS = frozenset({"type", "interface"})  # what data looks like, not code that does anything
+
+
 def order_within_files(
     scored: Scored,
     signals: dict[int, dict[str, float]],
     weights: Mapping[str, float],
     named: Set[int] = frozenset(),
     containers_last: bool = True,
+    data: float = 1.0,
 ) -> Scored:
     """Each file keeps the places (and scores) its spans hold in the ranking, so files rank as before, but
     which of its spans takes which place is decided by the spans' own signals under ``weights``, the
     definitions a name query names (``named``) first: the file's n-th best score goes to its n-th span in
     that order. With ``containers_last``, a class or module that holds other candidates of its file comes
     no earlier than the best of them: its text holds its members' words, so it matches whatever they
-    match, and the member is the more precise answer (a name query's definition is still first)."""
+    match, and the member is the more precise answer (a name query's definition is still first). A type
+    alias's or interface's own score is scaled by ``data`` (below 1 for a description in words: such a span
+    says what data looks like, and a question in words asks what code does)."""
     places: dict[str, list[int]] = {}
     for i, (_, span) in enumerate(scored):
         places.setdefault(span.path, []).append(i)
     out = list(scored)
     for at in places.values():
         own = {i: sum(weights.get(n, 0.0) * v for n, v in signals[scored[i][1].rowid].items()) for i in at}
+        for i in at:
+            if scored[i][1].kind in DATA_KINDS:
+                own[i] *= data
         holders = set()
         if containers_last and len(at) > 1:
             containers = [i for i in at if scored[i][1].kind not in FUNCTION_KINDS]
