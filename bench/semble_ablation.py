@@ -56,6 +56,7 @@ CONFIGS: dict[str, RankingConfig] = {
     "no capitalised names": replace(BASE, capitalised_names=False),
     "no other naming conventions": replace(BASE, other_conventions=False),
     "words: types in a file as other spans": replace(BASE, words_data=1.0),
+    "words: spans weigh their file's similarity": replace(BASE, words_span_weights={}),
     "no frame weights": replace(BASE, frame_weights=False),
     "no words weights": replace(BASE, words_weights={}),
     "words: whole files as for other queries": replace(

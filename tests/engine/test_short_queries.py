@@ -627,6 +627,72 @@ def test_within_a_file_a_description_in_words_puts_code_before_the_types_it_uses
         assert ws.search(query, k=5, cut=False).results[0].symbol == "ParseBodyOptions"
 
 
+MOUSE = """package tea
+
+// MouseClickMsg is sent when a mouse button is pressed.
+type MouseClickMsg struct{ X, Y int }
+
+// String describes a raw mouse click event as text for messages.
+func (m MouseClickMsg) String() string { return fmt.Sprintf("click %d %d", m.X, m.Y) }
+
+// MouseReleaseMsg is sent when a mouse button is released.
+type MouseReleaseMsg struct{ X, Y int }
+
+// String describes a raw mouse release event as text for messages.
+func (m MouseReleaseMsg) String() string { return fmt.Sprintf("release %d %d", m.X, m.Y) }
+
+// MouseWheelMsg is sent when the mouse wheel turns.
+type MouseWheelMsg struct{ X, Y int }
+
+// String describes a raw mouse wheel event as text for messages.
+func (m MouseWheelMsg) String() string { return fmt.Sprintf("wheel %d %d", m.X, m.Y) }
+
+// MouseMotionMsg is sent when the mouse moves.
+type MouseMotionMsg struct{ X, Y int }
+
+// String describes a raw mouse motion event as text for messages.
+func (m MouseMotionMsg) String() string { return fmt.Sprintf("motion %d %d", m.X, m.Y) }
+"""
+INPUT = """package tea
+
+// translateInputEvent converts decoded terminal events into program messages.
+func (p *Program) translateInputEvent(e input.Event) Msg {
+	switch e := e.(type) {
+	case input.ClickEvent:
+		return ClickMsg(e)
+	case input.BracketedEvent:
+		return TextMsg(e)
+	case input.GainEvent:
+		return GainMsg{}
+	}
+	return e
+}
+"""
+
+
+def test_a_description_in_words_ranks_spans_by_their_own_meaning_not_their_files(tmp_path: Path) -> None:
+    """When spans are ranked for a description in words, a file's mean similarity (``file_vector``, shared
+    by every span of the file) gives its weight to the span's own: a file of many small look-alike spans
+    no longer closes in on the one function that does what the question says. A ranking of files keeps
+    it, and the confidence floor follows the weights."""
+    query = "how are raw mouse, paste and focus events converted into program messages"
+
+    def margin(ws: Workspace) -> float:
+        scores = {h.symbol: h.score for h in ws.search(query, k=10, cut=False).results}
+        return scores["Program.translateInputEvent"] - scores["MouseClickMsg.String"]
+
+    with _indexed(_write(tmp_path, {"mouse.go": MOUSE, "input.go": INPUT})) as ws:
+        first = ws.search(query, k=3, cut=False).results[0]
+        assert first.symbol == "Program.translateInputEvent"
+        now = margin(ws)
+        ws.searcher.config = replace(ws.searcher.config, words_span_weights={})
+        assert now > margin(ws) + 0.02
+    config = RankingConfig()
+    spans, files = config.weights_for(True, words=True), config.weights_for(True, files=True, words=True)
+    assert spans["file_vector"] == 0 and spans["vector"] > files["vector"] and files["file_vector"] > 0
+    assert config.floor_for(True, words=True) < config.floor_for(True, words=True, files=True) < config.min_score
+
+
 def test_a_function_holding_a_closure_is_not_a_container() -> None:
     from spyglass.engine.search.ranking import holds
 

@@ -113,7 +113,7 @@ class Searcher:
             except ModelLoadError as e:
                 note = f"{note}; {e}" if note else str(e)
         if cut:
-            floor = config.floor_for(bool(vectors), words) if min_score is None else min_score
+            floor = config.floor_for(bool(vectors), words, files) if min_score is None else min_score
             scored = confident(scored, min_score=floor, relative_floor=config.relative_floor, gap=config.gap_cut)
         matches = Counter(span.path for _, span in scored)
         if cut:
