@@ -280,10 +280,11 @@ def order_within_files(
         places.setdefault(span.path, []).append(i)
     out = list(scored)
     for at in places.values():
-        own = {i: sum(weights.get(n, 0.0) * v for n, v in signals[scored[i][1].rowid].items()) for i in at}
-        for i in at:
-            if scored[i][1].kind in DATA_KINDS:
-                own[i] *= data
+        own = {
+            i: sum(weights.get(n, 0.0) * v for n, v in signals[scored[i][1].rowid].items())
+            * (data if scored[i][1].kind in DATA_KINDS else 1.0)
+            for i in at
+        }
         holders = set()
         if containers_last and len(at) > 1:
             containers = [i for i in at if scored[i][1].kind not in FUNCTION_KINDS]
