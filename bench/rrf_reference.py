@@ -18,7 +18,7 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
-from semble_ablation import function_rank
+from semble_ablation import function_rank, top_shares
 from spyglass.engine import Workspace
 from spyglass.engine.search.filters import SearchFilters
 from spyglass.engine.search.query import parse_query
@@ -54,8 +54,7 @@ def line(label: str, ranks: list[int | None]) -> str:
     found = [r for r in ranks if r is not None]
     if not found:
         return f"{label:24} n=  0"
-    top1 = sum(1 for r in found if r == 1) / len(found)
-    top5 = sum(1 for r in found if r and r <= 5) / len(found)
+    top1, top5 = top_shares(found)
     return f"{label:24} n={len(found):3} top1 {100 * top1:5.1f} top5 {100 * top5:5.1f}"
 
 

@@ -100,6 +100,11 @@ def function_rank(q: SuiteQuery, spans: list, prefix: str) -> int | None:
     return 0  # not found
 
 
+def top_shares(ranks: list[int]) -> tuple[float, float]:
+    """The shares of ``ranks`` (function ranks; 0: not found) that are 1, and that are at most 5."""
+    return sum(1 for r in ranks if r == 1) / len(ranks), sum(1 for r in ranks if 1 <= r <= 5) / len(ranks)
+
+
 def run(suite_dir: Path, work: Path, names: list[str], configs: dict[str, RankingConfig]) -> dict[str, dict]:
     suite = load_suite(suite_dir)
     scores: dict[str, dict[str, float]] = {name: {} for name in configs}
@@ -166,8 +171,7 @@ def main() -> None:
             ]:
                 vals = [v for k, v in ranks.items() if keep(k)]
                 if vals:
-                    top1 = sum(1 for v in vals if v == 1) / len(vals)
-                    top5 = sum(1 for v in vals if 1 <= v <= 5) / len(vals)
+                    top1, top5 = top_shares(vals)
                     print(f"{name:40s} function {label:10s} n={len(vals):3d} top1 {top1:.3f} top5 {top5:.3f}")
         halves = {}
         for half in ("tune", "test"):
