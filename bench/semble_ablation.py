@@ -62,6 +62,7 @@ CONFIGS: dict[str, RankingConfig] = {
     "words: whole files as for other queries": replace(
         BASE, words_weights={"vector": 0.35, "lexical": 0.25}, words_file_context=BASE.file_context
     ),
+    "no words code first": replace(BASE, words_code_first=False),
     "no words order within a file": replace(BASE, words_within_file=BASE.within_file),
     "fast words: whole files as for other queries": replace(BASE, lexical_words_weights={}),  # with --tier fast
     "words within a file: vector 0.45": _within(vector=0.45),

@@ -66,3 +66,19 @@ def test_within_a_file_the_spans_own_signals_choose_which_takes_each_place():
     # spans with equal own evidence keep their order
     same = order_within_files(scored, {1: {}, 2: {}, 3: {}, 4: {}}, {"lexical": 1.0})
     assert same == scored
+
+
+def test_a_description_puts_code_that_runs_before_types_classes_and_files_keeping_the_scores():
+    from spyglass.engine.search.ranking import code_before_data
+
+    struct = _part(1, "RetryPolicy", 1, kind="struct")
+    wait = _part(2, "nextWait", 1, path="b.go", kind="function")
+    module = _part(3, "c", 1, path="c.go", kind="module")
+    window = _part(4, "", 1, path="d.zz", kind="window")
+    scored = [(0.56, struct), (0.52, wait), (0.5, module), (0.45, window)]
+    out = code_before_data(scored, 0.7)
+    # the function (0.52) passes the struct (0.56 * 0.7) and the module; a window may hold code and keeps its
+    # score; the places keep their scores, so a confidence cut keeps as many results
+    assert [span.rowid for _, span in out] == [2, 4, 1, 3]
+    assert [score for score, _ in out] == [0.56, 0.52, 0.5, 0.45]
+    assert code_before_data(scored, 1.0) == scored

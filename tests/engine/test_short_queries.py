@@ -564,9 +564,10 @@ def test_within_a_file_a_member_comes_before_the_class_that_holds_it(tmp_path: P
     with _indexed(_write(tmp_path, {"connector.py": CONNECTOR, "steps.py": FILLER})) as ws:
         hits = [h for h in ws.search(query, k=10, cut=False).results if h.path == "connector.py"]
         assert [h.symbol for h in hits][:2] == ["Connector.cleanup", "Connector"]  # right after its best member
-        ws.searcher.config = replace(ws.searcher.config, containers_last=False)
+        # what the rule changes (a description in words also scales the class down: code_before_data)
+        ws.searcher.config = replace(ws.searcher.config, containers_last=False, words_code_first=False)
         before = [h.symbol for h in ws.search(query, k=10, cut=False).results if h.path == "connector.py"]
-        assert before[0] != "Connector.cleanup"  # what the rule changes
+        assert before[0] != "Connector.cleanup"
 
 
 RETRY = '''def backoff_delay(attempt):
@@ -625,6 +626,49 @@ def test_within_a_file_a_description_in_words_puts_code_before_the_types_it_uses
         assert ws.search("ParseBodyOptions", k=5, cut=False).results[0].symbol == "ParseBodyOptions"
         ws.searcher.config = replace(ws.searcher.config, words_data=1.0)
         assert ws.search(query, k=5, cut=False).results[0].symbol == "ParseBodyOptions"
+
+
+RETRY_OPTIONS = """package client
+
+import "time"
+
+// RetryPolicy says how a failed request is tried again: how many attempts, and how long to wait
+// between them, doubling the wait after each failure up to a maximum.
+type RetryPolicy struct {
+	Attempts int
+	Wait     time.Duration
+	MaxWait  time.Duration
+}
+"""
+RETRY_WAIT = """package client
+
+import "time"
+
+// nextWait is how long to wait before attempt n: the first wait, doubled after each failure, never above the cap.
+func nextWait(p RetryPolicy, n int) time.Duration {
+	d := p.Wait << n
+	if d <= 0 || d > p.MaxWait {
+		return p.MaxWait
+	}
+	return d
+}
+"""
+
+
+def test_a_description_in_words_puts_the_code_that_does_it_before_a_type_in_another_file(tmp_path: Path) -> None:
+    """Across files too, when spans are ranked: the struct documented in the question's words says what the
+    settings are, the function is what computes the wait. Files rank as before (the struct's file first), and
+    a name query still finds the struct."""
+    query = "how long to wait between attempts, doubling after each failure"
+    files = {"options.go": RETRY_OPTIONS, "retry.go": RETRY_WAIT, "steps.py": FILLER}
+    with _indexed(_write(tmp_path, files)) as ws:
+        assert [h.symbol for h in ws.search(query, k=5, cut=False).results][:2] == ["nextWait", "RetryPolicy"]
+        by_file = [h.path for h in ws.search(query, k=5, cut=False, per_file=1).results]
+        assert ws.search("RetryPolicy", k=5, cut=False).results[0].symbol == "RetryPolicy"
+        ws.searcher.config = replace(ws.searcher.config, words_code_first=False)
+        assert ws.search(query, k=5, cut=False).results[0].symbol == "RetryPolicy"  # what the rule changes
+        assert [h.path for h in ws.search(query, k=5, cut=False, per_file=1).results] == by_file
+        assert by_file[0] == "options.go"
 
 
 MOUSE = """package tea

@@ -143,6 +143,8 @@ def rank(
     if within:
         data = config.words_data if words else 1.0
         scored = order_within_files(scored, signals, within, named, config.containers_last, data)
+    if words and not files and config.words_code_first:
+        scored = code_before_data(scored, config.words_data)
     return scored
 
 
@@ -257,6 +259,19 @@ def holds(outer: StoredSpan, inner: StoredSpan) -> bool:
 
 
 DATA_KINDS = frozenset({"type", "interface"})  # what data looks like, not code that does anything
+# what holds or declares code rather than being code that runs: a file's module span, a class, a struct
+NOT_RUN_KINDS = frozenset({"class", "struct", "interface", "enum", "type", "module"})
+
+
+def code_before_data(scored: Scored, data: float) -> Scored:
+    """``scored`` (best first) re-ordered as if every span that is not code that runs (``NOT_RUN_KINDS``)
+    scored ``data`` times its score: a description in words asks what code does, and when spans are ranked
+    the function that does it is the answer, not the type it uses or the class or file around it (a window
+    of a file no grammar reads may hold code, so it keeps its place). The scores are given out again in the
+    new order, as ``order_within_files`` does: the order changes, not how sure the ranking is, so the
+    confidence cut keeps as many results as before."""
+    order = sorted(scored, key=lambda t: -(t[0] * data if t[1].kind in NOT_RUN_KINDS else t[0]))  # stable
+    return [(score, span) for (score, _), (_, span) in zip(scored, order, strict=True)]
 
 
 def order_within_files(
