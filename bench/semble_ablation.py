@@ -19,6 +19,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from spyglass.cli.evaluate import _overrides
 from spyglass.engine import Workspace
 from spyglass.engine.search import DEFAULT_RANKING, TIERS, RankingConfig
 from spyglass.evaluation.semble import NDCG_KEY, SuiteQuery, load_suite, path_matches, rank_files, score, summarise
@@ -106,7 +107,9 @@ def top_shares(ranks: list[int]) -> tuple[float, float]:
     return sum(1 for r in ranks if r == 1) / len(ranks), sum(1 for r in ranks if 1 <= r <= 5) / len(ranks)
 
 
-def run(suite_dir: Path, work: Path, names: list[str], configs: dict[str, RankingConfig]) -> dict[str, dict]:
+def run(
+    suite_dir: Path, work: Path, names: list[str], configs: dict[str, RankingConfig], overrides: dict | None = None
+) -> dict[str, dict]:
     suite = load_suite(suite_dir)
     scores: dict[str, dict[str, float]] = {name: {} for name in configs}
     firsts: dict[str, dict[str, int | None]] = {name: {} for name in configs}
@@ -118,7 +121,7 @@ def run(suite_dir: Path, work: Path, names: list[str], configs: dict[str, Rankin
             print(f"{repo_name}: no index under {folder}; run spyglass eval semble first", file=sys.stderr)
             continue
         items = [q for q in suite.queries if q.repo == repo_name]
-        with Workspace.open(folder, memory_vectors=True) as ws:
+        with Workspace.open(folder, memory_vectors=True, overrides=overrides or {}) as ws:
             for name, config in configs.items():
                 ws.searcher.config = config
                 for q in items:
@@ -149,6 +152,9 @@ def main() -> None:
     ap.add_argument("--only", action="append", default=[])
     ap.add_argument("--out", type=Path, help="a JSON file with every configuration's per-query figures")
     ap.add_argument("--tier", choices=TIERS, default="balanced", help="the search tier every configuration runs")
+    ap.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="an engine setting, as the index had"
+    )
     args = ap.parse_args()
     global TIER
     TIER = args.tier
@@ -159,7 +165,7 @@ def main() -> None:
         n for n in suite.repos_with_queries() if args.split in ("all", split[n]) and (args.work / n).is_dir()
     ]
     configs = {n: c for n, c in CONFIGS.items() if not args.only or n in args.only}
-    results = run(args.suite, args.work, names, configs)
+    results = run(args.suite, args.work, names, configs, _overrides(args.set, no_embed=False))
     categories = {q.id: q.category for q in suite.queries}
     for name, r in results.items():
         s = r["summary"]

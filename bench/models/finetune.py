@@ -70,7 +70,7 @@ def main() -> None:
     model.max_seq_length = args.max_tokens
     evaluate(model, pairs, held_out, "before")
 
-    total = int(args.epochs * sum(map(len, by_corpus.values())) / args.batch)
+    total = int(args.epochs * sum(len(ps) // args.batch + (len(ps) % args.batch >= 8) for ps in by_corpus.values()))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
     warm = max(1, total // 10)
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / warm) * max(0.0, 1 - s / total))
@@ -83,7 +83,9 @@ def main() -> None:
         batches = []
         for ps in by_corpus.values():
             rng.shuffle(ps)
-            batches += [ps[i : i + args.batch] for i in range(0, len(ps) - args.batch + 1, args.batch)]
+            batches += [
+                ps[i : i + args.batch] for i in range(0, len(ps), args.batch) if len(ps[i : i + args.batch]) >= 8
+            ]
         rng.shuffle(batches)
         model.train()
         for batch in batches[: total - step]:
