@@ -22,7 +22,15 @@ from pathlib import Path
 from spyglass.cli.evaluate import _overrides
 from spyglass.engine import Workspace
 from spyglass.engine.search import DEFAULT_RANKING, TIERS, RankingConfig
-from spyglass.evaluation.semble import NDCG_KEY, SuiteQuery, load_suite, path_matches, rank_files, score, summarise
+from spyglass.evaluation.semble import (
+    NDCG_KEY,
+    SuiteQuery,
+    is_definition,
+    load_suite,
+    rank_files,
+    score,
+    summarise,
+)
 
 BASE = DEFAULT_RANKING
 TIER = "balanced"  # --tier: the search tier every configuration runs
@@ -91,14 +99,8 @@ def function_rank(q: SuiteQuery, spans: list, prefix: str) -> int | None:
         return None
     for i, s in enumerate(spans, 1):
         path = f"{prefix}/{s.path}" if prefix else s.path
-        for t in q.targets:
-            shared = min(s.end_line, t.end_line) - max(s.start_line, t.start_line) + 1
-            if (
-                path_matches(path, t.path)
-                and shared * 2 >= t.end_line - t.start_line + 1
-                and (shared * 2 >= s.end_line - s.start_line + 1)
-            ):
-                return i
+        if any(is_definition(t, path, s.start_line, s.end_line) for t in q.targets):
+            return i
     return 0  # not found
 
 

@@ -23,7 +23,7 @@ from sentence_transformers import SentenceTransformer
 
 from spyglass.engine.embedding import _bundled_weights
 from spyglass.engine.embedtext import embed_text
-from spyglass.evaluation.semble import SuiteQuery, load_suite
+from spyglass.evaluation.semble import is_definition, load_suite
 
 BENCH = Path(__file__).resolve().parents[1]
 SETS = ("behaviour", "behaviour_unseen", "behaviour_fresh", "behaviour_fresh2", "behaviour_fresh3")
@@ -31,19 +31,6 @@ SPANS_SQL = (
     "SELECT s.kind, s.qualname, s.signature, s.doc, s.text, f.path, s.start_line, s.end_line"
     " FROM spans s JOIN files f ON f.id = s.file_id"
 )
-
-
-def is_target(q: SuiteQuery, root: str, path: str, start: int, end: int) -> bool:
-    """The span is a target of ``q``: same file, and its lines and the target's overlap by half of each."""
-    full = f"{root}/{path}" if root else path
-    for t in q.targets:
-        if t.start_line is None or t.end_line is None:
-            continue
-        if full == t.path or full.endswith("/" + t.path) or t.path.endswith("/" + full):
-            shared = min(end, t.end_line) - max(start, t.start_line) + 1
-            if shared * 2 >= t.end_line - t.start_line + 1 and shared * 2 >= end - start + 1:
-                return True
-    return False
 
 
 def main() -> None:
@@ -69,7 +56,13 @@ def main() -> None:
             vectors = model.encode(texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True)
             asked = model.encode([q.query for q in queries], normalize_embeddings=True, convert_to_numpy=True)
             for q, sims in zip(queries, asked @ vectors.T, strict=True):
-                hits = np.array([is_target(q, repo.root, p, a, b) for *_, p, a, b in spans], dtype=bool)
+                hits = np.array(
+                    [
+                        any(is_definition(t, f"{repo.root}/{p}" if repo.root else p, a, b) for t in q.targets)
+                        for *_, p, a, b in spans
+                    ],
+                    dtype=bool,
+                )
                 if hits.any():
                     rank = int((sims > sims[hits].max()).sum()) + 1
                     rows.append(

@@ -233,6 +233,21 @@ def path_matches(file_path: str, target_path: str) -> bool:
     return a == b or a.endswith("/" + b) or b.endswith("/" + a)
 
 
+def is_definition(t: Target, path: str, start_line: int, end_line: int) -> bool:
+    """Whether a span of the file at ``path`` (from the repository root) is the definition a target with lines
+    names: the same file, and the lines they share are at least half of each (a class around the function, or
+    a closure inside it, is not it)."""
+    if not t.has_lines:
+        return False
+    assert t.start_line is not None and t.end_line is not None
+    shared = min(end_line, t.end_line) - max(start_line, t.start_line) + 1
+    return (
+        path_matches(path, t.path)
+        and shared * 2 >= t.end_line - t.start_line + 1
+        and shared * 2 >= end_line - start_line + 1
+    )
+
+
 def _overlaps(f: RankedFile, t: Target) -> bool:
     if not t.has_lines:
         return True

@@ -260,7 +260,7 @@ def holds(outer: StoredSpan, inner: StoredSpan) -> bool:
 
 DATA_KINDS = frozenset({"type", "interface"})  # what data looks like, not code that does anything
 # what holds or declares code rather than being code that runs: a file's module span, a class, a struct
-NOT_RUN_KINDS = frozenset({"class", "struct", "interface", "enum", "type", "module"})
+NOT_RUN_KINDS = DATA_KINDS | {"class", "struct", "enum", "module"}
 
 
 def code_before_data(scored: Scored, data: float) -> Scored:
