@@ -34,13 +34,13 @@ from spyglass.engine.embedding import _bundled_weights
 VAL = "uber-go+zap,pallets+click"
 
 
-def nearest(pairs: list[dict], encoder: SentenceTransformer, pool: int) -> dict[int, list[int]]:
-    """For each pair (by index), the indices of the other pairs of its corpus whose targets are nearest to its
-    query by the bi-encoder, best first; pairs that share the query's target are left out."""
+def nearest(pairs: list[dict], train: list[int], encoder: SentenceTransformer, pool: int) -> dict[int, list[int]]:
+    """For each training pair (by index), the indices of the other pairs of its corpus whose targets are nearest
+    to its query by the bi-encoder, best first; pairs that share the query's target are left out."""
     out: dict[int, list[int]] = {}
     by_corpus: dict[str, list[int]] = {}
-    for i, p in enumerate(pairs):
-        by_corpus.setdefault(p["corpus"], []).append(i)
+    for i in train:
+        by_corpus.setdefault(pairs[i]["corpus"], []).append(i)
     for corpus, idx in by_corpus.items():
         q = encoder.encode([pairs[i]["query"] for i in idx], normalize_embeddings=True, batch_size=64)
         v = encoder.encode([pairs[i]["target"] for i in idx], normalize_embeddings=True, batch_size=64)
@@ -107,9 +107,10 @@ def main() -> None:
     held_corpora = set(args.val.split(","))
     encoder = SentenceTransformer(_bundled_weights(), device="cpu")
     encoder.max_seq_length = 128
-    near = nearest(pairs, encoder, args.pool)
-    train = [i for i, p in enumerate(pairs) if p["corpus"] not in held_corpora and len(near[i]) >= args.negs]
     held = [i for i, p in enumerate(pairs) if p["corpus"] in held_corpora]
+    train = [i for i, p in enumerate(pairs) if p["corpus"] not in held_corpora]
+    near = nearest(pairs, train, encoder, args.pool)  # the held-out corpora are not mined
+    train = [i for i in train if len(near[i]) >= args.negs]
     rng.shuffle(train)
     if args.limit:
         train = train[: args.limit]
