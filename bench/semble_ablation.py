@@ -72,6 +72,12 @@ CONFIGS: dict[str, RankingConfig] = {
         BASE, words_weights={"vector": 0.35, "lexical": 0.25}, words_file_context=BASE.file_context
     ),
     "no words code first": replace(BASE, words_code_first=False),
+    "words: no short code below": replace(BASE, words_short_code=(0, 0.0)),
+    **{
+        f"words: short code {n} lines ^{p}": replace(BASE, words_short_code=(n, p))
+        for n in (10, 15, 20, 25)
+        for p in (0.1, 0.2, 0.3)
+    },
     "no words order within a file": replace(BASE, words_within_file=BASE.within_file),
     "fast words: whole files as for other queries": replace(BASE, lexical_words_weights={}),  # with --tier fast
     "words within a file: vector 0.45": _within(vector=0.45),

@@ -82,3 +82,24 @@ def test_a_description_puts_code_that_runs_before_types_classes_and_files_keepin
     assert [span.rowid for _, span in out] == [2, 4, 1, 3]
     assert [score for score, _ in out] == [0.56, 0.52, 0.5, 0.45]
     assert code_before_data(scored, 1.0) == scored
+
+
+def test_a_description_puts_a_function_that_does_more_before_a_few_lines_unless_the_query_names_them():
+    from dataclasses import replace
+
+    from spyglass.engine.search.ranking import code_before_data
+
+    getter = replace(_part(1, "Client.retries", 1, path="a.go", kind="method"), end_line=3)  # 3 lines
+    backoff = replace(_part(2, "nextWait", 1, path="b.go", kind="function"), end_line=30)  # 30 lines
+    helper = replace(_part(3, "jitter", 1, path="c.go", kind="function"), end_line=8)  # 8 lines
+    scored = [(0.56, getter), (0.52, backoff), (0.45, helper)]
+    out = code_before_data(scored, 1.0, (20, 0.2))
+    # the getter takes the place of 0.56 * (3 / 20) ** 0.2 = 0.38 and the helper 0.45 * (8 / 20) ** 0.2 = 0.37:
+    # the function that does the work comes first; the places keep their scores
+    assert [span.rowid for _, span in out] == [2, 1, 3]
+    assert [score for score, _ in out] == [0.56, 0.52, 0.45]
+    # a function of at least 20 lines is never scaled up, and the rule off leaves the order alone
+    assert code_before_data([(0.5, backoff), (0.49, getter)], 1.0, (20, 0.2))[0][1] is backoff
+    assert code_before_data(scored, 1.0, (0, 0.0)) == scored
+    # a definition the query names keeps its place, however short
+    assert code_before_data(scored, 1.0, (20, 0.2), named={1}) == scored

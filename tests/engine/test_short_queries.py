@@ -769,3 +769,49 @@ def test_a_name_defined_once_is_looked_up_before_one_defined_many_times_however_
         (tmp_path / "parsing.py").write_text("def parse_expr(text):\n    return eval(text, {})\n", encoding="utf-8")
         ws.index()
         assert [s.qualname for s in ws.store.spans_by_name(["doprint", "parse_expr"], limit=3)] == first
+
+
+SETTERS = """package rest
+
+// SetRetryWaitTime sets how long the client waits before it retries a failed request.
+func (c *Client) SetRetryWaitTime(d time.Duration) *Client { c.waitTime = d; return c }
+
+// SetRetryCount sets how many times a failed request is retried.
+func (c *Client) SetRetryCount(n int) *Client { c.retryCount = n; return c }
+"""
+BACKOFF_GO = """package rest
+
+func backoff(min, max time.Duration, attempt int, resp *Response) time.Duration {
+	if resp != nil {
+		if after := resp.Header().Get("Retry-After"); after != "" {
+			if secs, err := strconv.Atoi(after); err == nil {
+				return time.Duration(secs) * time.Second
+			}
+		}
+	}
+	wait := min
+	for i := 0; i < attempt; i++ {
+		wait *= 2
+		if wait > max {
+			wait = max
+			break
+		}
+	}
+	half := int64(wait / 2)
+	if half > 0 {
+		wait = time.Duration(half + rand.Int63n(half))
+	}
+	return wait
+}
+"""
+
+
+def test_a_description_in_words_puts_the_code_that_does_it_before_one_line_setters(tmp_path: Path) -> None:
+    """A setter documented with what the setting does elsewhere matches a question about that behaviour in
+    words and in meaning better than the function that does it; for a description in words, when spans are
+    ranked, a function of fewer than 20 lines takes the place of a lower score (ranking.code_before_data)."""
+    query = "how long does it wait before trying a failed request again"
+    with _indexed(_write(tmp_path, {"client.go": SETTERS, "retry.go": BACKOFF_GO})) as ws:
+        assert ws.search(query, k=3, cut=False).results[0].symbol == "backoff"
+        ws.searcher.config = replace(ws.searcher.config, words_short_code=(0, 0.0))
+        assert ws.search(query, k=3, cut=False).results[0].symbol == "Client.SetRetryWaitTime"

@@ -92,6 +92,10 @@ class RankingConfig:
     # what is described comes first. Five function-level sets, top 1 / top 5: tune halves 333 / 424 -> 343 / 433
     # of 517, test halves 168 / 217 -> 172 / 219 of 259; files (the semble suite's NDCG) unchanged
     words_code_first: bool = True
+    # ... and a function or method shorter than ``words_short_code[0]`` lines takes the place it would hold at
+    # (its lines / that) ** ``words_short_code[1]`` times its score (ranking.code_before_data): a description
+    # says what code does, and an accessor or a one-line forwarder does little; (0, 0): off
+    words_short_code: tuple[int, float] = (20, 0.2)
     mentioned_files: int = 20  # files named in the query (a traceback, a path) join the candidates
     file_heads: int = 20  # the best whole-file matches join the candidates through their module span
     file_vector_spans: int = 3  # a file's vector signal: the mean of its this many best span similarities

@@ -143,8 +143,10 @@ def rank(
     if within:
         data = config.words_data if words else 1.0
         scored = order_within_files(scored, signals, within, named, config.containers_last, data)
-    if words and not files and config.words_code_first:
-        scored = code_before_data(scored, config.words_data)
+    if words and not files:
+        data = config.words_data if config.words_code_first else 1.0
+        named_here = {rowid for rowid, sig in signals.items() if sig.get("name", 0.0) >= config.case_only_name}
+        scored = code_before_data(scored, data, config.words_short_code, named_here)
     return scored
 
 
@@ -263,14 +265,30 @@ DATA_KINDS = frozenset({"type", "interface"})  # what data looks like, not code 
 NOT_RUN_KINDS = DATA_KINDS | {"class", "struct", "enum", "module"}
 
 
-def code_before_data(scored: Scored, data: float) -> Scored:
+def code_before_data(
+    scored: Scored, data: float, short: tuple[int, float] = (0, 0.0), named: Set[int] = frozenset()
+) -> Scored:
     """``scored`` (best first) re-ordered as if every span that is not code that runs (``NOT_RUN_KINDS``)
     scored ``data`` times its score: a description in words asks what code does, and when spans are ranked
     the function that does it is the answer, not the type it uses or the class or file around it (a window
-    of a file no grammar reads may hold code, so it keeps its place). The scores are given out again in the
-    new order, as ``order_within_files`` does: the order changes, not how sure the ranking is, so the
-    confidence cut keeps as many results as before."""
-    order = sorted(scored, key=lambda t: -(t[0] * data if t[1].kind in NOT_RUN_KINDS else t[0]))  # stable
+    of a file no grammar reads may hold code, so it keeps its place). With ``short`` = (lines, power), a
+    function or method of fewer lines scores (its lines / lines) ** power times its score as well: a
+    description says what code does, and a few lines do little (an accessor, a one-line forwarder, a
+    constructor); both signals favour them, BM25 by its length normalisation and the vector because a short
+    text has little to dilute the words it shares. A definition the query names (``named``, row ids: its
+    words spell the name) keeps its place. The scores are given out again in the new order, as
+    ``order_within_files`` does: the order changes, not how sure the ranking is, so the confidence cut keeps
+    as many results as before."""
+    lines, power = short
+
+    def factor(span: StoredSpan) -> float:
+        if span.kind in NOT_RUN_KINDS:
+            return data
+        if lines and span.kind in FUNCTION_KINDS and span.rowid not in named:
+            return min(1.0, (span.end_line - span.start_line + 1) / lines) ** power
+        return 1.0
+
+    order = sorted(scored, key=lambda t: -t[0] * factor(t[1]))  # stable
     return [(score, span) for (score, _), (_, span) in zip(scored, order, strict=True)]
 
 
