@@ -94,7 +94,8 @@ class RankingConfig:
     words_code_first: bool = True
     # ... and a function or method shorter than ``words_short_code[0]`` lines takes the place it would hold at
     # (its lines / that) ** ``words_short_code[1]`` times its score (ranking.code_before_data): a description
-    # says what code does, and an accessor or a one-line forwarder does little; (0, 0): off
+    # says what code does, and an accessor or a one-line forwarder does little; (0, 0): off. Five function-level
+    # sets, top 1 / top 5: tune halves 343 / 433 -> 358 / 447 of 517, test halves 172 / 219 -> 175 / 222 of 259
     words_short_code: tuple[int, float] = (20, 0.2)
     mentioned_files: int = 20  # files named in the query (a traceback, a path) join the candidates
     file_heads: int = 20  # the best whole-file matches join the candidates through their module span
