@@ -132,15 +132,33 @@ def test_prior_values_come_from_the_settings_file(tmp_path: Path):
     assert paths[0] == "docs/man_pages.md"
 
 
-# an example program that says the description's words more literally than the code it illustrates
+# an example program that says the description's words more literally than the code it illustrates (a whole
+# program, long enough that the short-code rule of a description in words leaves it alone: the examples prior
+# orders them)
 EXAMPLE_TEXT = """package main
 
 // Generate a man page for each command into ./man.
 func main() {
-	header := &doc.GenManHeader{Title: "APP", Section: "1"}
-	if err := doc.GenManTree(rootCmd, header, "./man"); err != nil {
+	rootCmd := &cobra.Command{Use: "app", Short: "An example application"}
+	rootCmd.AddCommand(&cobra.Command{Use: "serve", Short: "Serve the example"})
+	rootCmd.AddCommand(&cobra.Command{Use: "version", Short: "Print the version"})
+	out := "./man"
+	if len(os.Args) > 1 {
+		out = os.Args[1]
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
 		panic(err)
 	}
+	header := &doc.GenManHeader{
+		Title:   "APP",
+		Section: "1",
+		Source:  "example",
+		Manual:  "Example manual",
+	}
+	if err := doc.GenManTree(rootCmd, header, out); err != nil {
+		panic(err)
+	}
+	fmt.Println("wrote the pages to", out)
 }
 
 // ExamplePages lists the man pages the example writes.
