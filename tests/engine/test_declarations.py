@@ -18,6 +18,11 @@ DECLARATIONS = [
     ),
     ("java", "    /** Formats {@code millis}. */\n    @Deprecated\n    String format(long millis);\n"),
     ("typescript", "export function tuple<T extends unknown[]>(items: T, params?: string): Tuple<T>;\n"),
+    (  # an overload whose parameter is a function: the arrow is a type
+        "typescript",
+        "function addMethod<T>(\n  schemaType: (...arg: any[]) => T,\n  fn: (this: T) => T,\n): void;\n",
+    ),
+    ("typescript", "  on(event: string, listener: (event: Event) => void): this;\n"),
     ("cpp", "  virtual void run() override = 0;\n"),
     ("cpp", "  Buffer(const Buffer&) = delete;\n"),
     ("c", "int uv_run(uv_loop_t* loop, uv_run_mode mode);\n"),
@@ -30,6 +35,10 @@ DEFINITIONS = [
     ("rust", "fn poll(&mut self) -> Poll<()> {\n    Poll::Ready(())\n}\n"),
     ("java", "    String format(long millis) {\n        return Long.toString(millis);\n    }\n"),
     ("typescript", "export const double = (x: number): number => x * 2;\n"),
+    ("typescript", "  handler = (event: Event) => this.emit(event);\n"),  # an arrow function bound to a field
+    ("typescript", "  retry(times: number = 3, done: () => void): void;\n"),  # a default value: not a signature
+    ("csharp", "    public int Area() => width * height;\n"),  # C#'s expression body
+    ("dart", "  int get area => width * height;\n"),
     ("typescript", "export function tuple(items: { length: number }): number;\n"),  # braces in a type: not sure
     ("javascript", "const f = function () { return 1 };\n"),
     ("c", "  x = y;\n  return;\n}\nstatic int z;\n"),  # a part of a long function: more than one statement

@@ -68,6 +68,20 @@ def test_within_a_file_the_spans_own_signals_choose_which_takes_each_place():
     assert same == scored
 
 
+def test_within_a_file_a_declaration_stays_below_the_implementation_beside_it():
+    """An overload's signature matches a name as well as its implementation does, and better on short text:
+    its declaration prior holds within the file too, so the code takes the file's first place."""
+    from spyglass.engine.search.ranking import order_within_files
+
+    overload, implementation = _part(1, "to_dict", 1, kind="method"), _part(2, "to_dict", 3, kind="method")
+    scored = [(0.96, overload), (0.9, implementation)]
+    signals = {1: {"lexical": 1.0, "name": 0.7}, 2: {"lexical": 0.84, "name": 0.7}}
+    weights = {"lexical": 0.6, "name": 0.4}
+    assert [s.rowid for _, s in order_within_files(scored, signals, weights)] == [1, 2]
+    out = order_within_files(scored, signals, weights, declared={1: 0.7})
+    assert [(score, span.rowid) for score, span in out] == [(0.96, 2), (0.9, 1)]
+
+
 def test_a_description_puts_code_that_runs_before_types_classes_and_files_keeping_the_scores():
     from spyglass.engine.search.ranking import code_before_data
 

@@ -280,6 +280,55 @@ def test_a_name_written_in_another_naming_convention_is_looked_up(tmp_path: Path
     assert parse_query("Router and Sinatra::Helpers").conventions == {}
 
 
+HOOKS_TEST = """package test
+
+// Hook records the entries it is given, for tests of code that logs.
+type Hook struct {
+	Entries []string
+}
+
+// NewNullLogger makes a logger that discards what it is given and a hook that records it.
+func NewNullLogger() (*Logger, *Hook) {
+	logger := New()
+	logger.Out = io.Discard
+	return logger, new(Hook)
+}
+"""
+LOGGER = """package logrus
+
+// New makes a logger that writes to standard error.
+func New() *Logger {
+	return &Logger{Out: os.Stderr, Level: InfoLevel}
+}
+
+// NewEntry starts an entry of a logger: a null logger's entries are dropped.
+func NewEntry(logger *Logger) *Entry {
+	return &Entry{Logger: logger, Data: make(Fields, 6)}
+}
+
+// hasLogger tells whether a logger is kept in the context.
+func hasLogger(ctx context.Context) bool {
+	return ctx.Value(loggerKey) != nil
+}
+"""
+
+
+def test_a_name_in_kebab_case_or_snake_case_is_found_in_a_test_helper_package(tmp_path: Path) -> None:
+    """A name typed in another convention ("new_null_logger", "has-logger" in kebab case, as Lisp, CSS and
+    command-line flags write names) finds its definition, and a name of two words or more given so is the
+    definition's own, so the path prior of a ``test/`` folder does not sink it (logrus's ``hooks/test``)."""
+    files = {"hooks/test/test.go": HOOKS_TEST, "logger.go": LOGGER}
+    with _indexed(_write(tmp_path, files), LEXICAL) as ws:
+        first = ws.search("new_null_logger", k=5, cut=False).results[0]
+        assert (first.symbol, first.why.signals.get("name")) == ("NewNullLogger", pytest.approx(0.7))
+        first = ws.search("has-logger", k=5, cut=False).results[0]
+        assert (first.symbol, first.why.signals.get("name")) == ("hasLogger", pytest.approx(0.7))
+    assert parse_query("has-logger").conventions == {"has-logger": ["haslogger", "has_logger"]}
+    kebab = parse_query("MultiDict to-dict").conventions
+    assert kebab == {"MultiDict": ["multi_dict"], "to-dict": ["todict", "to_dict"]}
+    assert parse_query("pretty-print the settings with two-space indentation").conventions == {}
+
+
 JOB = 'class Job:\n    """The lifecycle of a unit of work: new, active, cancelling, completed."""\n'
 SCOPE = (
     "class CoroutineScope:\n"

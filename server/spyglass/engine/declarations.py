@@ -13,12 +13,17 @@ Swift's signature without ``;``) the answer is False: a declaration missed costs
 from __future__ import annotations
 
 import ast
+import re
 import textwrap
 from functools import lru_cache
 
 FUNCTION_KINDS = frozenset({"function", "method"})
 # languages whose function bodies are in braces, so that a definition ending in ``;`` has none
 BRACED = frozenset({"c", "cpp", "csharp", "dart", "java", "javascript", "php", "rust", "typescript", "tsx", "zig"})
+# languages where ``=>`` is also a function's type, never a body without an ``=`` before it (C# and Dart
+# write ``int Area() => w * h;``)
+TYPED_ARROWS = frozenset({"typescript", "tsx"})
+ASSIGNMENT_RE = re.compile(r"(?<![=!<>])=(?![=>])")  # ``=``, not ``=>``, ``==``, ``<=`` or ``!=``
 COMMENT_STARTS = ("//", "/*", "*", "#[", "#!", "@")
 MAX_CHARS = 4000  # a declaration is a signature and its doc; longer text is a definition (or a part of one)
 
@@ -30,7 +35,7 @@ def is_declaration(language: str, kind: str, text: str) -> bool:
     if language == "python":
         return _python_ending(text) and _python_declaration(text)
     if language in BRACED:
-        return _braced_declaration(text)
+        return _braced_declaration(text, typed_arrows=language in TYPED_ARROWS)
     return False
 
 
@@ -73,12 +78,16 @@ def _placeholder(statement: ast.stmt) -> bool:
     return False
 
 
-def _braced_declaration(text: str) -> bool:
+def _braced_declaration(text: str, *, typed_arrows: bool = False) -> bool:
     """A signature ended by its only ``;``, with no brace and no arrow in its code (comments, doc and
     attributes aside): ``fn poll(&mut self) -> Poll<()>;``, ``String format(long millis);``,
-    ``export function tuple(items: T): Tuple<T>;``, ``void run() override;``."""
+    ``export function tuple(items: T): Tuple<T>;``, ``void run() override;``. With ``typed_arrows``
+    (TypeScript), an arrow in a signature with no ``=`` is a function's type, as in an overload's
+    ``fn: (value: T) => T``: an arrow function is always bound with one (``const f = (x) => x;``)."""
     if not text.rstrip().endswith(";"):
         return False  # most definitions end with their body's brace
     lines = (line.strip() for line in text.splitlines())
     code = " ".join(line for line in lines if line and not line.startswith(COMMENT_STARTS))
-    return code.endswith(";") and code.count(";") == 1 and "{" not in code and "=>" not in code
+    if "=>" in code and not (typed_arrows and not ASSIGNMENT_RE.search(code)):
+        return False
+    return code.endswith(";") and code.count(";") == 1 and "{" not in code

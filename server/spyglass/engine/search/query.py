@@ -53,7 +53,7 @@ class ParsedQuery:
     spelled: list[str] = field(default_factory=list)  # names a short query spells as words ("normalize params")
     capitalised: list[str] = field(default_factory=list)  # names a short query capitalises ("Mutex and Semaphore")
     # its names in the other naming convention ("request_capability": ``RequestCapability``; "parseAccept":
-    # ``parse_accept``), for a short query's name lookup
+    # ``parse_accept``; "to-dict": ``to_dict``), for a short query's name lookup
     conventions: dict[str, list[str]] = field(default_factory=dict)
     versions: frozenset[float] = frozenset()  # major versions the query names ("v3 compatibility errors": 3)
     forms: dict[str, list[str]] = field(default_factory=dict)  # other forms of terms found in the index
@@ -230,11 +230,26 @@ def _spelled_names(text: str) -> list[str]:
     return names
 
 
+KEBAB_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+")  # has-logrus-logger, to-dict
+
+
+def _kebab_names(text: str) -> list[str]:
+    """The words of a query that is only a name or two written in kebab case ("has-logrus-logger",
+    "MultiDict to-dict"): Lisp, CSS, command-line flags and file names join a name's words with hyphens, and
+    a user who writes those writes a name so. A longer query's hyphenated words are English ("two-space
+    indentation", "built-in")."""
+    tokens = text.split()
+    if len(tokens) > NAME_QUERY_WORDS:
+        return []
+    return [t for t in tokens if KEBAB_RE.fullmatch(t)]
+
+
 def _other_conventions(identifiers: list[str]) -> dict[str, list[str]]:
     """Each compound name as another language would write it: its words joined (the case-blind name lookup
     then finds ``RequestCapability`` and ``requestCapability`` for ``request_capability``) and in snake case
     (``parse_accept`` for ``parseAccept``). A user who works in several languages writes a name in the
-    convention of the one at hand; a dotted name is a path through the code, written as it is."""
+    convention of the one at hand (``has-logrus-logger`` for ``hasLogrusLogger``); a dotted name is a path
+    through the code, written as it is."""
     names: dict[str, list[str]] = {}
     for ident in identifiers:
         parts = split_identifier(ident)
@@ -332,7 +347,7 @@ def parse_query(text: str) -> ParsedQuery:
     q.frame_weights = _frame_weights(text)
     q.spelled = _spelled_names(text.strip())
     q.capitalised = _capitalised_names(text.strip())
-    q.conventions = _other_conventions(q.identifiers)
+    q.conventions = _other_conventions([*q.identifiers, *_kebab_names(text.strip())])
     q.versions = _versions_named(q.terms)
     q.whole_name = _whole_name(text.strip())
     return q

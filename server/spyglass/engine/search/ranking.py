@@ -8,7 +8,7 @@ weighted sum (``blend``): the score keeps its meaning across queries, so an abso
 
 Priors then scale the fused score by what a span is: tests and prose rank below the code, all else equal.
 Code is code wherever it lives (Go keeps real code in package ``doc/``), and a definition whose name the
-query gives exactly keeps its score in a test file too: a path prior never sinks an exact name match.
+query gives keeps its score in a test file too (``gives_name``): a path prior never sinks a name match.
 The settings (weights, priors, file context) are a :class:`~.config.RankingConfig`.
 """
 
@@ -24,6 +24,7 @@ from ..declarations import FUNCTION_KINDS, is_declaration
 from ..filerules import is_example_path, is_test_path
 from ..languages import is_code
 from ..store import StoredSpan
+from ..textnorm import split_identifier
 
 if TYPE_CHECKING:
     from .config import RankingConfig
@@ -77,17 +78,29 @@ class Priors:
         is_test: bool,
         is_code: bool,
         exact_name: bool,
+        given_name: bool = False,
         test_prior: float | None = None,
         is_example: bool = False,
         is_declaration: bool = False,
     ) -> float:
         """The factor for one span; ``test_prior`` replaces ``tests`` for one query (see prior_for_tests).
         An exact name match is exempt from the test, example and declaration priors: where and how a
-        definition is written never hides it."""
+        definition is written never hides it. A name given in another case or convention (``given_name``,
+        see gives_name) is exempt from the test and example priors: an overload's signature named so still
+        ranks below its implementation."""
         tests = self.tests if test_prior is None else test_prior
-        example = self.examples if is_example and not exact_name else 1.0
+        given_name = given_name or exact_name
+        example = self.examples if is_example and not given_name else 1.0
         declaration = self.declarations if is_declaration and not exact_name else 1.0
-        return example * declaration * prior(is_test and not exact_name, is_code, tests, self.prose)
+        return example * declaration * prior(is_test and not given_name, is_code, tests, self.prose)
+
+
+def gives_name(signal: float, name: str, case_only: float) -> bool:
+    """Whether the query gives a definition's name (its ``name`` signal): as written, or, for a name of two
+    words or more, in another case or naming convention ("new_null_logger" for ``NewNullLogger``). Go's
+    ``Router`` and ``router`` are two names, but no two definitions are ``NewNullLogger`` and
+    ``new_null_logger`` by chance."""
+    return signal >= 1.0 or (signal >= case_only and len(split_identifier(name)) > 1)
 
 
 NO_PRIORS = Priors(tests=1.0, prose=1.0, examples=1.0, declarations=1.0)
@@ -119,15 +132,22 @@ def rank(
     test_prior = prior_for_tests(config.priors.tests, short=short, terms=terms)
     declarations = config.priors.declarations < 1.0  # else not worth reading the spans' text
     scored = []
+    # declarations, even one named exactly, stay below the code beside them (an overload's signature)
+    declared: dict[int, float] = {}
     for rowid, score in fused.items():
         span = spans[rowid]
+        exact_name = signals[rowid].get("name", 0.0) >= 1.0
+        declaration = declarations and is_declaration(span.language, span.kind, span.text)
+        if declaration:
+            declared[rowid] = config.priors.declarations
         score *= config.priors.factor(
             is_test=is_test_path(span.path),
             is_code=is_code(span.language),
-            exact_name=signals[rowid].get("name", 0.0) >= 1.0,
+            exact_name=exact_name,
+            given_name=gives_name(signals[rowid].get("name", 0.0), span.name, config.case_only_name),
             test_prior=test_prior,
             is_example=is_example_path(span.path),
-            is_declaration=declarations and is_declaration(span.language, span.kind, span.text),
+            is_declaration=declaration,
         )
         scored.append((score, span))
     if config.older_version < 1.0:
@@ -142,7 +162,7 @@ def rank(
     within = config.words_within_file if words and config.within_file else config.within_file
     if within:
         data = config.words_data if words else 1.0
-        scored = order_within_files(scored, signals, within, named, config.containers_last, data)
+        scored = order_within_files(scored, signals, within, named, config.containers_last, data, declared)
     if words and not files:
         data = config.words_data if config.words_code_first else 1.0
         named_here = {rowid for rowid, sig in signals.items() if sig.get("name", 0.0) >= config.case_only_name}
@@ -299,6 +319,7 @@ def order_within_files(
     named: Set[int] = frozenset(),
     containers_last: bool = True,
     data: float = 1.0,
+    declared: Mapping[int, float] | None = None,
 ) -> Scored:
     """Each file keeps the places (and scores) its spans hold in the ranking, so files rank as before, but
     which of its spans takes which place is decided by the spans' own signals under ``weights``, the
@@ -307,7 +328,10 @@ def order_within_files(
     no earlier than the best of them: its text holds its members' words, so it matches whatever they
     match, and the member is the more precise answer (a name query's definition is still first). A type
     alias's or interface's own score is scaled by ``data`` (below 1 for a description in words: such a span
-    says what data looks like, and a question in words asks what code does)."""
+    says what data looks like, and a question in words asks what code does). A declaration's own score is
+    scaled by its prior (``declared``: rowid -> factor), so an overload's signature stays below the
+    implementation beside it."""
+    declared = declared or {}
     places: dict[str, list[int]] = {}
     for i, (_, span) in enumerate(scored):
         places.setdefault(span.path, []).append(i)
@@ -316,6 +340,7 @@ def order_within_files(
         own = {
             i: sum(weights.get(n, 0.0) * v for n, v in signals[scored[i][1].rowid].items())
             * (data if scored[i][1].kind in DATA_KINDS else 1.0)
+            * declared.get(scored[i][1].rowid, 1.0)
             for i in at
         }
         holders = set()

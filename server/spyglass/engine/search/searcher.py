@@ -326,9 +326,9 @@ class Searcher:
                 best = next(iter(file_scores))
                 file_scores = retrievers.scaled(file_scores, self.store.terms_of(q.term_forms, path=best), idf)
         spelled = [*(q.spelled if config.spelled_names else []), *(q.capitalised if config.capitalised_names else [])]
-        if q.identifiers or spelled:
+        conventions = q.conventions if config.other_conventions and short else {}
+        if q.identifiers or spelled or conventions:
             frames = q.frame_weights if config.frame_weights else None
-            conventions = q.conventions if config.other_conventions and short else {}
             found = retrievers.name(
                 self.store, q.identifiers, pool, scope, config.case_only_name, frames, spelled, conventions
             )
