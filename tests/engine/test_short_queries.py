@@ -864,3 +864,37 @@ def test_a_description_in_words_puts_the_code_that_does_it_before_one_line_sette
         assert ws.search(query, k=3, cut=False).results[0].symbol == "backoff"
         ws.searcher.config = replace(ws.searcher.config, words_short_code=(0, 0.0))
         assert ws.search(query, k=3, cut=False).results[0].symbol == "Client.SetRetryWaitTime"
+
+
+QUERY_PARAMS = '''class QueryParams:
+    """An immutable multi-dict of a URL's query parameters."""
+
+    def merge(self, params=None):
+        """Return a new QueryParams with the given params added to these."""
+        return QueryParams({**self._dict, **dict(params or {})})
+
+    def bind_to_environ(self, environ):
+        return self.merge(environ.get("QUERY_STRING"))
+'''
+CLIENT = '''class Client:
+    def _merge_queryparams(self, params=None):
+        """Merge the client's query params with a request's."""
+        merged = QueryParams(self.params)
+        return merged.merge(params)
+'''
+
+
+def test_a_type_and_its_member_written_apart_name_the_member(tmp_path: Path) -> None:
+    """Documentation and talk write a method after its class: "QueryParams merge" asks for
+    ``QueryParams.merge``, in any naming convention of the member ("QueryParams bindToEnviron")."""
+    fillers = {f"src/{word}.py": FILLER.replace("step_", f"{word}_") for word in ("step", "walk", "hop")}
+    with _indexed(_write(tmp_path, {"urls.py": QUERY_PARAMS, "client.py": CLIENT, **fillers}), LEXICAL) as ws:
+        first = ws.search("QueryParams merge", k=5, cut=False).results[0]
+        assert (first.symbol, first.why.signals.get("name")) == ("QueryParams.merge", 1.0)
+        first = ws.search("QueryParams bindToEnviron", k=5, cut=False).results[0]
+        assert (first.symbol, first.why.signals.get("name")) == ("QueryParams.bind_to_environ", 1.0)
+        ws.searcher.config = replace(ws.searcher.config, type_members=False)
+        assert ws.search("QueryParams merge", k=5, cut=False).results[0].symbol != "QueryParams.merge"
+    assert parse_query("Map bindToEnviron").members == [("Map", "bindToEnviron"), ("Map", "bind_to_environ")]
+    assert parse_query("MultiDict to-dict").members == [("MultiDict", "to_dict"), ("MultiDict", "todict")]
+    assert parse_query("where does the Router merge two groups").members == []

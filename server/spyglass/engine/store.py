@@ -860,6 +860,30 @@ class Store:
         found = self.spans_by_rowid(chosen)
         return [found[i] for i in chosen if i in found]
 
+    def members_named(
+        self, members: Sequence[tuple[str, str]], limit: int = 50, scope: Scope | None = None
+    ) -> list[StoredSpan]:
+        """Spans named ``member`` inside ``owner`` (``("QueryParams", "merge")``: ``QueryParams.merge``, or
+        ``httpx.QueryParams.merge``), case aside; through the name index, then their qualified names."""
+        if not members:
+            return []
+        names = sorted({member for _, member in members})
+        marks = ",".join("?" * len(names))
+        within, args = _within(scope, "s.id")
+        rows: list[tuple[int, str]] = self.con.execute(  # type: ignore[assignment]
+            f"SELECT s.id, s.qualname FROM spans s WHERE s.name COLLATE NOCASE IN ({marks}){within} "
+            "ORDER BY s.file_id, s.start_line",
+            (*names, *args),
+        ).fetchall()
+        wanted = {f"{owner}.{member}".lower() for owner, member in members}
+        chosen = [
+            rowid
+            for rowid, qualname in rows
+            if (q := qualname.lower()) in wanted or any(q.endswith(f".{w}") for w in wanted)
+        ][:limit]
+        found = self.spans_by_rowid(chosen)
+        return [found[i] for i in chosen if i in found]
+
     def indexed_paths(self) -> dict[str, int]:
         """{path: file id} of every indexed file (skipped ones left out)."""
         return dict(self.con.execute("SELECT path, id FROM files WHERE skip_reason IS NULL"))

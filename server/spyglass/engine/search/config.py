@@ -84,6 +84,8 @@ class RankingConfig:
     # a short query's compound names are looked up in the other naming convention too, weighed as spelled ones
     # ("request_capability" finds Go's ``RequestCapability``, "parseAccept" Python's ``parse_accept``)
     other_conventions: bool = True
+    # a short query's type and member written apart ("QueryParams merge", "Map bindToEnviron") name that member
+    type_members: bool = True
     # within a file, for a description in words, a type alias's or interface's own score (order_within_files) is
     # scaled by this: it says what data looks like, and the question is what code does (bench/behaviour_unseen)
     words_data: float = 0.7

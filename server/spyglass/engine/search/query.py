@@ -7,6 +7,7 @@ full-text query, the exact-name lookup and the path boost.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import threading
 from collections.abc import Callable
@@ -55,6 +56,9 @@ class ParsedQuery:
     # its names in the other naming convention ("request_capability": ``RequestCapability``; "parseAccept":
     # ``parse_accept``; "to-dict": ``to_dict``), for a short query's name lookup
     conventions: dict[str, list[str]] = field(default_factory=dict)
+    # a short query's type and member written apart ("QueryParams merge", "Map bind_to_environ"), for the
+    # name lookup of ``QueryParams.merge`` (the member in each convention too)
+    members: list[tuple[str, str]] = field(default_factory=list)
     versions: frozenset[float] = frozenset()  # major versions the query names ("v3 compatibility errors": 3)
     forms: dict[str, list[str]] = field(default_factory=dict)  # other forms of terms found in the index
     title: str = ""  # a query's first line, when it has several: its gist (an issue's title)
@@ -260,6 +264,22 @@ def _other_conventions(identifiers: list[str]) -> dict[str, list[str]]:
     return names
 
 
+def _members(text: str) -> list[tuple[str, str]]:
+    """A query of a name or two that gives a type and then a member of it ("QueryParams merge", "Map
+    bindToEnviron", "MultiDict to-dict"), as (type, member) pairs, the member in each naming convention:
+    documentation and talk write a method after its class (``QueryParams.merge``, ``Map#bind_to_environ``)."""
+    tokens = text.split()
+    if len(tokens) > NAME_QUERY_WORDS:
+        return []
+    pairs: list[tuple[str, str]] = []
+    for owner, member in itertools.pairwise(tokens):
+        named = IDENT_RE.fullmatch(member) or KEBAB_RE.fullmatch(member)
+        if named and IDENT_RE.fullmatch(owner) and owner[:1].isupper():
+            forms = [member, *_other_conventions([member]).get(member, [])]
+            pairs += [(owner, form) for form in dict.fromkeys(form.replace("-", "_") for form in forms)]
+    return pairs
+
+
 VERSION_TERM_RE = re.compile(r"v\d+")
 
 
@@ -348,6 +368,7 @@ def parse_query(text: str) -> ParsedQuery:
     q.spelled = _spelled_names(text.strip())
     q.capitalised = _capitalised_names(text.strip())
     q.conventions = _other_conventions([*q.identifiers, *_kebab_names(text.strip())])
+    q.members = _members(text.strip())
     q.versions = _versions_named(q.terms)
     q.whole_name = _whole_name(text.strip())
     return q

@@ -74,6 +74,7 @@ def name(
     frames: Mapping[str, float] | None = None,
     spelled: Sequence[str] = (),
     conventions: Mapping[str, Sequence[str]] | None = None,
+    members: Sequence[tuple[str, str]] = (),
 ) -> dict[int, float]:
     """``name``: definitions the query names: 1 for the name or qualified name as written (or a file of
     that name), ``case_only`` when only the case differs (Go's exported ``Router`` and unexported ``router``
@@ -81,7 +82,9 @@ def name(
     query may spell as words (``spelled``: ``normalize_params``) are looked up too, and weigh ``case_only``;
     so do a name's forms in another naming convention (``conventions``: ``request_capability`` ->
     ``requestcapability``), when nothing has the name as written in any case: a name that is defined was
-    meant as written (``belongs_to`` is not a request for ``BelongsTo``).
+    meant as written (``belongs_to`` is not a request for ``BelongsTo``). A type and a member written apart
+    (``members``: "QueryParams merge", "Map bindToEnviron") name that type's member, 1 in any case or
+    convention: the type says which definition is meant, and it holds one member of a name.
 
     A definition split into parts is named once, by its first part, where the name is declared: the parts
     after it are its body, and a match there would pick an arbitrary part to stand for the definition."""
@@ -95,12 +98,20 @@ def name(
     if respelled:
         seen = {span.rowid for span in found}
         found += [span for span in store.spans_by_name(respelled, limit=pool, scope=scope) if span.rowid not in seen]
+    owned: set[int] = set()
+    if members:
+        seen = {span.rowid for span in found}
+        by_type = store.members_named(members, limit=pool, scope=scope)
+        owned = {span.rowid for span in by_type}
+        found += [span for span in by_type if span.rowid not in seen]
     found = sorted(found, key=lambda s: (s.path, s.start_line))
     scores: dict[int, float] = {}
     for before, span in zip([None, *found], found, strict=False):
         if before is not None and _continues(before, span):
             continue  # a later part of a split definition: its first part carries the name
-        value = 1.0 if span.name in exact or span.qualname in exact or _names_file(span) else case_only
+        value = case_only
+        if span.name in exact or span.qualname in exact or span.rowid in owned or _names_file(span):
+            value = 1.0
         if span.name in parts and not any(span.qualname.endswith(i) for i in qualified):
             value *= PART_ONLY  # the query names a ``Helpers`` inside ``Sinatra``; this one is elsewhere
         if frames and span.name in frames:

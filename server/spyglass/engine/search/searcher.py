@@ -327,10 +327,19 @@ class Searcher:
                 file_scores = retrievers.scaled(file_scores, self.store.terms_of(q.term_forms, path=best), idf)
         spelled = [*(q.spelled if config.spelled_names else []), *(q.capitalised if config.capitalised_names else [])]
         conventions = q.conventions if config.other_conventions and short else {}
-        if q.identifiers or spelled or conventions:
+        members = q.members if config.type_members else []
+        if q.identifiers or spelled or conventions or members:
             frames = q.frame_weights if config.frame_weights else None
             found = retrievers.name(
-                self.store, q.identifiers, pool, scope, config.case_only_name, frames, spelled, conventions
+                self.store,
+                q.identifiers,
+                pool,
+                scope,
+                config.case_only_name,
+                frames,
+                spelled,
+                conventions,
+                members,
             )
             join("name", found)
         mentioned = retrievers.path(self.store, q.path_weights) if q.paths else {}
