@@ -1,3 +1,5 @@
+import dataclasses
+
 import pytest
 
 from spyglass.engine.search import SearchFilters
@@ -117,3 +119,18 @@ def test_a_description_puts_a_function_that_does_more_before_a_few_lines_unless_
     assert code_before_data(scored, 1.0, (0, 0.0)) == scored
     # a definition the query names keeps its place, however short
     assert code_before_data(scored, 1.0, (20, 0.2), named={1}) == scored
+
+
+def test_a_name_holding_every_word_of_the_query_is_named_by_the_share_of_it_the_query_gives():
+    from spyglass.engine.search.retrievers import names_holding
+
+    spans = [
+        _part(1, "getProxyRequestHeaders", 1, kind="function"),
+        # "handler" from its type; "with" is no word of it
+        dataclasses.replace(_part(2, "Handler.WithGroup", 11, kind="method"), name="WithGroup"),
+        _part(3, "proxyRequest", 21, kind="function"),  # holds two of the three words
+        _part(4, "proxy_request_headers", 1, path="proxy_request_headers.py", kind="module"),
+    ]
+    assert names_holding(spans, ["proxy", "request", "headers"]) == {1: 0.75}
+    assert names_holding(spans, ["handler", "groups"]) == {2: 1.0}  # other forms of a word too
+    assert names_holding(spans, ["proxy"]) == {}  # one word: a name lookup's job

@@ -898,3 +898,55 @@ def test_a_type_and_its_member_written_apart_name_the_member(tmp_path: Path) -> 
     assert parse_query("Map bindToEnviron").members == [("Map", "bindToEnviron"), ("Map", "bind_to_environ")]
     assert parse_query("MultiDict to-dict").members == [("MultiDict", "to_dict"), ("MultiDict", "todict")]
     assert parse_query("where does the Router merge two groups").members == []
+
+
+PROXY = """export async function proxyRequest(event: H3Event, target: string, opts: ProxyOptions = {}) {
+  // Request Body
+  let body;
+  let duplex: Duplex | undefined;
+  if (PayloadMethods.has(event.req.method)) {
+    if (opts.streamRequest) {
+      body = event.req.body;
+      duplex = "half";
+    } else {
+      body = await event.req.arrayBuffer();
+    }
+  }
+  const method = opts.fetchOptions?.method || event.req.method;
+  const fetchHeaders = mergeHeaders(getProxyRequestHeaders(event), opts.headers);
+  return proxy(event, target, {
+    ...opts,
+    fetchOptions: { method, body, duplex, ...opts.fetchOptions, headers: fetchHeaders },
+  });
+}
+
+/**
+ * Get the request headers object without headers known to cause issues when proxying.
+ */
+export function getProxyRequestHeaders(
+  event: H3Event,
+  opts?: { host?: boolean },
+) {
+  const headers = new EmptyObject();
+  for (const [name, value] of event.req.headers.entries()) {
+    if (!ignoredHeaders.has(name) || (name === "host" && opts?.host)) {
+      headers[name] = value;
+    }
+  }
+  return headers;
+}
+"""
+
+
+def test_a_definition_whose_name_holds_every_word_of_a_short_query_is_named_by_it(tmp_path: Path) -> None:
+    """ "proxy request headers" spells ``proxyRequest`` with two of its words, and ``getProxyRequestHeaders``
+    holds all three in its name: both are named by the query (the second by the share of its name's words the
+    query gives, 3 of 4), and the one that holds it all comes first."""
+    fillers = {f"src/{word}.py": FILLER.replace("step_", f"{word}_") for word in ("step", "walk", "hop")}
+    with _indexed(_write(tmp_path, {"src/proxy.ts": PROXY, **fillers}), LEXICAL) as ws:
+        results = ws.search("proxy request headers", k=5, cut=False).results
+        first = (results[0].symbol, results[0].why.signals.get("name"))
+        assert first == ("getProxyRequestHeaders", pytest.approx(0.7 * 3 / 4, abs=1e-4))
+        ws.searcher.config = replace(ws.searcher.config, names_holding_the_query=False)
+        results = ws.search("proxy request headers", k=5, cut=False).results
+        assert (results[0].symbol, results[0].why.signals.get("name")) == ("proxyRequest", 0.7)

@@ -84,6 +84,10 @@ class RankingConfig:
     # a short query's compound names are looked up in the other naming convention too, weighed as spelled ones
     # ("request_capability" finds Go's ``RequestCapability``, "parseAccept" Python's ``parse_accept``)
     other_conventions: bool = True
+    # a definition whose name holds every word of a short query that gives no name (two words or more) is named
+    # by it, weighed as a name spelled as words times the share of its name's words the query gives ("proxy
+    # request headers": ``getProxyRequestHeaders`` 3/4)
+    names_holding_the_query: bool = True
     # a short query's type and member written apart ("QueryParams merge", "Map bindToEnviron") name that member
     type_members: bool = True
     # within a file, for a description in words, a type alias's or interface's own score (order_within_files) is

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..store import Scope, Store, StoredSpan
 from ..textnorm import split_identifier
-from .query import word_keys
+from .query import STOPWORDS, word_keys
 from .ranking import definition_key
 from .vectors import VectorIndex
 
@@ -118,6 +118,25 @@ def name(
             value *= frames[span.name]  # an outer frame of a stack trace: less likely where the error is
         scores[span.rowid] = value
     return dict(sorted(scores.items(), key=lambda kv: -kv[1]))
+
+
+def names_holding(spans: Iterable[StoredSpan], terms: Sequence[str]) -> dict[int, float]:
+    """The definitions whose qualified name holds every word of a short query of two words or more, in any
+    form ("proxy request headers": ``getProxyRequestHeaders``; "Handler with group": ``Handler.WithGroup``),
+    each with the share of its own name's words the query gives (3 of 4; 1 of 2): the query names them in
+    words, though no run of its words is the whole name, and the more of the name it gives the surer."""
+    if len(terms) < 2:
+        return {}
+    wanted = [word_keys(t) for t in terms]
+    out = {}
+    for span in spans:
+        if span.kind == "module":
+            continue
+        own = [w for w in split_identifier(span.name) if w not in STOPWORDS]
+        keys = set().union(*(word_keys(w) for w in [*own, *split_identifier(span.qualname)]))
+        if own and all(not keys.isdisjoint(key) for key in wanted):
+            out[span.rowid] = sum(any(not word_keys(w).isdisjoint(key) for key in wanted) for w in own) / len(own)
+    return out
 
 
 def _continues(before: StoredSpan, span: StoredSpan) -> bool:

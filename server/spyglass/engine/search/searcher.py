@@ -356,6 +356,9 @@ class Searcher:
         for rowid in candidates:  # found by another retriever: its BM25 too, not a 0 for missing the pool
             if rowid in lexical:
                 signals[rowid].setdefault("lexical", lexical[rowid])
+        if short and not q.identifiers and config.names_holding_the_query:
+            for rowid, share in retrievers.names_holding(candidates.values(), all_terms).items():
+                signals[rowid]["name"] = max(signals[rowid].get("name", 0.0), share * config.case_only_name)
         file_vector = {}
         if vectors and (every_signal or weights.get("file_vector")):
             paths = {span.path for span in candidates.values()}
