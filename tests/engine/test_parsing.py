@@ -920,3 +920,38 @@ def test_macro_blanking_reads_a_hostile_line_once() -> None:
     assert len(blank_macros(line)) == len(line)
     spans = parse_spans("hostile.cc", b"int g(int x) {\n  return x;\n}\n" + line).spans
     assert ("function", "g") in [(s.kind, s.name) for s in spans]
+
+
+ASSIGNED = b"""'use strict';
+
+/**
+ * Send a response.
+ */
+res.send = function send(body) {
+  return this.end(body);
+};
+
+app.handle = (req, res) => {
+  return router.handle(req, res);
+};
+
+Router.prototype.route = function (path) {
+  return new Route(path);
+};
+
+res.locals = {};
+module.exports = createApplication;
+"""
+
+
+@pytest.mark.parametrize("path", ["response.js", "response.ts"])
+def test_a_function_assigned_to_a_property_is_a_definition(path: str) -> None:
+    """``res.send = function send(body) {`` defines a method by assignment (Express, prototypes, zod's
+    ``inst.check = (...) => {``); a property given a value that is not a function is not one."""
+    functions = [s for s in parse_spans(path, ASSIGNED).spans if s.kind == "function"]
+    assert [(s.qualname, s.start_line, s.end_line) for s in functions] == [
+        ("send", 6, 8),
+        ("handle", 10, 12),
+        ("route", 14, 16),
+    ]
+    assert functions[0].doc == "Send a response."

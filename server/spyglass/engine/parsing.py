@@ -60,8 +60,9 @@ COMMENT_TYPES = frozenset({"haddock"})
 # bumped whenever a change here gives a file other spans or names: an index parsed by an older version is
 # parsed again at its next sync (indexer.py), so an upgrade reaches every file, not only the edited ones
 # 6: a Rust doc attribute that includes a file gives its text (docfiles.py); 7: a module span's embedded text
-# is named by its path (embedtext.py), so an older index recomputes those spans' hashes (the rest reuse theirs)
-PARSER_VERSION = 7
+# is named by its path (embedtext.py), so an older index recomputes those spans' hashes (the rest reuse theirs);
+# 8: a JavaScript or TypeScript function assigned to a property (``res.send = function send(body) {``) is a span
+PARSER_VERSION = 8
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200
