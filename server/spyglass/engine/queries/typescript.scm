@@ -18,14 +18,6 @@
   (variable_declarator
     name: (identifier) @name
     value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
-
-; a function with a body assigned to a property: a method defined by assignment (``app.use = function
-; use(fn) {``, ``Foo.prototype.bar = function () {``, zod's ``inst.check = (...checks) => {``); a one-expression
-; arrow (``inst.min = (value) => inst.check(_gte(value))``) stays a line of the code around it
-(expression_statement
-  (assignment_expression
-    left: (member_expression property: (property_identifier) @name)
-    right: [(arrow_function body: (statement_block)) (function_expression) (generator_function)])) @definition.function
 (variable_declaration
   (variable_declarator
     name: (identifier) @name
@@ -34,6 +26,14 @@
 (public_field_definition
   name: (_) @name
   value: [(arrow_function) (function_expression)]) @definition.function
+
+; a function with a body assigned to a property: a method defined by assignment (``app.use = function
+; use(fn) {``, ``Foo.prototype.bar = function () {``, zod's ``inst.check = (...checks) => {``); a one-expression
+; arrow (``inst.min = (value) => inst.check(_gte(value))``) stays a line of the code around it
+(expression_statement
+  (assignment_expression
+    left: (member_expression property: (property_identifier) @name)
+    right: [(arrow_function body: (statement_block)) (function_expression) (generator_function)])) @definition.function
 
 (export_statement declaration: (function_declaration name: (identifier) @name)) @definition.function
 (export_statement declaration: (generator_function_declaration name: (identifier) @name)) @definition.function

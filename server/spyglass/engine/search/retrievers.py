@@ -123,8 +123,9 @@ def name(
 def names_holding(spans: Iterable[StoredSpan], terms: Sequence[str]) -> dict[int, float]:
     """The definitions whose qualified name holds every word of a short query of two words or more, in any
     form ("proxy request headers": ``getProxyRequestHeaders``; "Handler with group": ``Handler.WithGroup``),
-    each with the share of its own name's words the query gives (3 of 4; 1 of 2): the query names them in
-    words, though no run of its words is the whole name, and the more of the name it gives the surer."""
+    each with the share of its own name's words (stop words aside) the query gives (3 of 4; 1 of 1): the
+    query names them in words, though no run of its words is the whole name, and the more of the name it
+    gives the surer."""
     if len(terms) < 2:
         return {}
     wanted = [word_keys(t) for t in terms]
