@@ -941,17 +941,23 @@ Router.prototype.route = function (path) {
 
 res.locals = {};
 module.exports = createApplication;
+
+const pages = (function* () {
+  yield 1;
+});
 """
 
 
 @pytest.mark.parametrize("path", ["response.js", "response.ts"])
 def test_a_function_assigned_to_a_property_is_a_definition(path: str) -> None:
     """``res.send = function send(body) {`` defines a method by assignment (Express, prototypes, zod's
-    ``inst.check = (...) => {``); a property given a value that is not a function is not one."""
+    ``inst.check = (...) => {``); a property given a value that is not a function is not one. A function
+    bound to a name in parentheses is a definition too."""
     functions = [s for s in parse_spans(path, ASSIGNED).spans if s.kind == "function"]
     assert [(s.qualname, s.start_line, s.end_line) for s in functions] == [
         ("send", 6, 8),
         ("handle", 10, 12),
         ("route", 14, 16),
+        ("pages", 21, 23),
     ]
     assert functions[0].doc == "Send a response."

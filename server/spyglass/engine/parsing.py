@@ -61,7 +61,8 @@ COMMENT_TYPES = frozenset({"haddock"})
 # parsed again at its next sync (indexer.py), so an upgrade reaches every file, not only the edited ones
 # 6: a Rust doc attribute that includes a file gives its text (docfiles.py); 7: a module span's embedded text
 # is named by its path (embedtext.py), so an older index recomputes those spans' hashes (the rest reuse theirs);
-# 8: a JavaScript or TypeScript function assigned to a property (``res.send = function send(body) {``) is a span
+# 8: a JavaScript or TypeScript function assigned to a property (``res.send = function send(body) {``) or bound
+# to a name in parentheses (``const pages = (function* () {``) is a span
 PARSER_VERSION = 8
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000

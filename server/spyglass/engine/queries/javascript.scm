@@ -6,14 +6,17 @@
 (class_declaration name: (identifier) @name) @definition.class
 (method_definition name: (_) @name) @definition.function
 
+; a function bound to a name, also in parentheses (got's ``const paginateEach = (async function * () {``)
 (lexical_declaration
   (variable_declarator
     name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+    value: [(arrow_function) (function_expression) (generator_function)
+            (parenthesized_expression [(arrow_function) (function_expression) (generator_function)])])) @definition.function
 (variable_declaration
   (variable_declarator
     name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+    value: [(arrow_function) (function_expression) (generator_function)
+            (parenthesized_expression [(arrow_function) (function_expression) (generator_function)])])) @definition.function
 (lexical_declaration
   (variable_declarator
     name: (identifier) @name

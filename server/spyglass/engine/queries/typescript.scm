@@ -14,14 +14,17 @@
 (internal_module name: (_) @name) @definition.module
 (module name: (_) @name) @definition.module
 
+; a function bound to a name, also in parentheses (got's ``const paginateEach = (async function * () {``)
 (lexical_declaration
   (variable_declarator
     name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+    value: [(arrow_function) (function_expression) (generator_function)
+            (parenthesized_expression [(arrow_function) (function_expression) (generator_function)])])) @definition.function
 (variable_declaration
   (variable_declarator
     name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+    value: [(arrow_function) (function_expression) (generator_function)
+            (parenthesized_expression [(arrow_function) (function_expression) (generator_function)])])) @definition.function
 
 (public_field_definition
   name: (_) @name
