@@ -133,10 +133,10 @@ def names_holding(spans: Iterable[StoredSpan], terms: Sequence[str]) -> dict[int
     for span in spans:
         if span.kind == "module":
             continue
-        own = [w for w in split_identifier(span.name) if w not in STOPWORDS]
-        keys = set().union(*(word_keys(w) for w in [*own, *split_identifier(span.qualname)]))
+        own = [word_keys(w) for w in split_identifier(span.name) if w not in STOPWORDS]
+        keys = set().union(*(word_keys(w) for w in split_identifier(span.qualname)))  # the name's words too
         if own and all(not keys.isdisjoint(key) for key in wanted):
-            out[span.rowid] = sum(any(not word_keys(w).isdisjoint(key) for key in wanted) for w in own) / len(own)
+            out[span.rowid] = sum(any(not w.isdisjoint(key) for key in wanted) for w in own) / len(own)
     return out
 
 
