@@ -66,6 +66,7 @@ CONFIGS: dict[str, RankingConfig] = {
     "no other naming conventions": replace(BASE, other_conventions=False),
     "no type members": replace(BASE, type_members=False),
     "no names holding the query": replace(BASE, names_holding_the_query=False),
+    "no acronyms": replace(BASE, acronyms=False),
     "words: types in a file as other spans": replace(BASE, words_data=1.0),
     "words: spans weigh their file's similarity": replace(BASE, words_span_weights={}),
     "no frame weights": replace(BASE, frame_weights=False),

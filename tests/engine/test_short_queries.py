@@ -950,3 +950,51 @@ def test_a_definition_whose_name_holds_every_word_of_a_short_query_is_named_by_i
         ws.searcher.config = replace(ws.searcher.config, names_holding_the_query=False)
         results = ws.search("proxy request headers", k=5, cut=False).results
         assert (results[0].symbol, results[0].why.signals.get("name")) == ("proxyRequest", 0.7)
+
+
+def test_the_initials_of_three_or_four_plain_words_are_a_possible_acronym() -> None:
+    assert parse_query("how server-sent events are received").acronyms == {"sse": ["server", "sent", "events"]}
+    assert parse_query("compute a method resolution order").acronyms == {"mro": ["method", "resolution", "order"]}
+    # names, punctuation, stop words and two words break the run: no acronym is read across them
+    assert parse_query("Compressor SetEncoder register").acronyms == {}
+    assert parse_query("read, write, open files").acronyms == {}
+    assert parse_query("client ip for each request").acronyms == {}
+
+
+SSE_READER = """export function readSseStream(body: ReadableStream<Uint8Array>) {
+  const reader = body.getReader();
+  return decodeSseChunks(reader);
+}
+
+export function decodeSseChunks(reader: ReadableStreamDefaultReader<Uint8Array>) {
+  return reader.read();
+}
+"""
+
+CLIENT_EVENTS = """/** Hooks a client runs: a request was sent to the server, a response came back. */
+export function emitClientEvents(server: string, sent: number, events: string[]) {
+  events.push(`${server}: ${sent}`);
+  return events;
+}
+"""
+
+
+def test_an_acronym_the_code_spells_out_is_a_form_of_the_words_it_stands_for(tmp_path: Path) -> None:
+    """The query says "server-sent events"; the code says ``Sse``, and its docs say once what that stands for.
+    The function that reads them comes first, before one that only uses the three words."""
+    files = {
+        "docs/streaming.md": "# Streaming\n\nThe client reads Server-Sent Events (SSE) from a fetch response.\n",
+        "src/sse.ts": SSE_READER,
+        "src/events.ts": CLIENT_EVENTS,
+        **{f"src/{word}.py": FILLER.replace("step_", f"{word}_") for word in ("step", "walk", "hop")},
+    }
+    query = "read server-sent events stream"
+    with _indexed(_write(tmp_path, files), LEXICAL) as ws:
+        assert ws.search(query, k=5, cut=False).results[0].symbol == "readSseStream"
+        ws.searcher.config = replace(ws.searcher.config, acronyms=False)
+        assert ws.search(query, k=5, cut=False).results[0].symbol == "emitClientEvents"
+        # and without the docs, nothing says what ``sse`` stands for: the initials are no form of the words
+        ws.searcher.config = replace(ws.searcher.config, acronyms=True)
+        (tmp_path / "docs/streaming.md").unlink()
+        ws.index()
+        assert ws.search(query, k=5, cut=False).results[0].symbol == "emitClientEvents"

@@ -88,6 +88,9 @@ class RankingConfig:
     # by it, weighed as a name spelled as words times the share of its name's words the query gives ("proxy
     # request headers": ``getProxyRequestHeaders`` 3/4)
     names_holding_the_query: bool = True
+    # the initials of three or four words of a short query are a form of each of them where some span of the
+    # index writes the acronym beside them ("server-sent events": ``SSE``, which ktor's ``SSE.kt`` documents)
+    acronyms: bool = True
     # a short query's type and member written apart ("QueryParams merge", "Map bindToEnviron") name that member
     type_members: bool = True
     # within a file, for a description in words, a type alias's or interface's own score (order_within_files) is

@@ -59,6 +59,9 @@ class ParsedQuery:
     # a short query's type and member written apart ("QueryParams merge", "Map bind_to_environ"), for the
     # name lookup of ``QueryParams.merge`` (the member in each convention too)
     members: list[tuple[str, str]] = field(default_factory=list)
+    # the initials of three or four plain words in a row, with those words ("server-sent events": sse), for
+    # an index that writes the acronym beside its words (Searcher.gather): a form of each of the words
+    acronyms: dict[str, list[str]] = field(default_factory=dict)
     versions: frozenset[float] = frozenset()  # major versions the query names ("v3 compatibility errors": 3)
     forms: dict[str, list[str]] = field(default_factory=dict)  # other forms of terms found in the index
     title: str = ""  # a query's first line, when it has several: its gist (an issue's title)
@@ -280,6 +283,37 @@ def _members(text: str) -> list[tuple[str, str]]:
     return pairs
 
 
+ACRONYM_WORDS = (3, 4)  # an acronym stands for this many words: two-letter initials are mostly chance (ip, ci)
+PLAIN_WORD_RE = re.compile(r"[A-Za-z][a-z]+")  # server, Sent; not a name (SetEncoder) or an acronym (HTTP)
+RUN_END = ",;:.?!()[]{}\"'"
+
+
+def _acronyms(text: str) -> dict[str, list[str]]:
+    """The initials of each run of three or four plain words of a short query, none a stop word, no
+    punctuation between them, hyphens splitting words ("server-sent events": sse; "method resolution
+    order": mro), with the words they stand for: code names a many-word idea by its initials (``SSE``,
+    ``TTL``, ``LRU``), and a person describing it writes the words. Whether the acronym is one the code
+    uses is for the index to say (Searcher.gather)."""
+    runs: list[list[str]] = [[]]
+    for token in text.split():
+        for part in token.strip(RUN_END).split("-"):
+            if PLAIN_WORD_RE.fullmatch(part) and part.lower() not in STOPWORDS:
+                runs[-1].append(part.lower())
+            elif runs[-1]:
+                runs.append([])
+        if token[-1:] in RUN_END and runs[-1]:
+            runs.append([])
+    found: dict[str, list[str]] = {}
+    said = {w for run in runs for w in run}
+    for run in runs:
+        for n in ACRONYM_WORDS:
+            for i in range(len(run) - n + 1):
+                initials = "".join(w[0] for w in run[i : i + n])
+                if initials not in said:
+                    found.setdefault(initials, run[i : i + n])
+    return found
+
+
 VERSION_TERM_RE = re.compile(r"v\d+")
 
 
@@ -369,6 +403,7 @@ def parse_query(text: str) -> ParsedQuery:
     q.capitalised = _capitalised_names(text.strip())
     q.conventions = _other_conventions([*q.identifiers, *_kebab_names(text.strip())])
     q.members = _members(text.strip())
+    q.acronyms = _acronyms(text)
     q.versions = _versions_named(q.terms)
     q.whole_name = _whole_name(text.strip())
     return q

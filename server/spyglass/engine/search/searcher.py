@@ -310,6 +310,12 @@ class Searcher:
                 for t in q.terms
                 if t not in named and (forms := other_forms(t, self.store.terms_starting, int(most)))
             }
+        acronyms = []  # the query's acronyms the code spells out beside their words: forms of those words
+        if config.acronyms and short:
+            acronyms = [a for a, run in q.acronyms.items() if self.store.written_beside(a, run)]
+            for acronym in acronyms:
+                for word in (w for w in q.acronyms[acronym] if w in q.terms):
+                    q.forms.setdefault(word, []).append(acronym)
         file_scores: dict[str, float] = {}
         lexical: dict[int, float] = {}  # also deeper than the pool (lexical_depth)
         if q.terms:
@@ -345,7 +351,7 @@ class Searcher:
         mentioned = retrievers.path(self.store, q.path_weights) if q.paths else {}
         stems: dict[str, float] = {}
         if short and (every_signal or weights.get("stem")):
-            stems = retrievers.stem(self.store, all_terms, q.terms)
+            stems = retrievers.stem(self.store, [*all_terms, *acronyms], [*q.terms, *acronyms])
 
         # the best files of the file-level signals join the candidates through their first span
         best_mentioned = sorted(mentioned, key=lambda p: -mentioned[p])[: config.mentioned_files]
