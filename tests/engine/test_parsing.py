@@ -881,12 +881,17 @@ def test_export_and_attribute_macros_in_a_class_head_are_not_its_name() -> None:
         b"class FMT_API format_error : public std::runtime_error {\n public:\n  format_error();\n};\n"
         b"class ABSL_LOCKABLE ABSL_ATTRIBUTE_WARN_UNUSED Mutex final {\n public:\n  void Lock();\n};\n"
         b"struct FILE_INFO {\n  int size;\n};\n"  # an upper-case name that is the struct's name stays
+        b'class FMT_SO_VISIBILITY("default") system_error : public format_error {\n};\n'  # a macro with arguments
+        b'FMT_PRAGMA_CLANG(diagnostic ignored "-Wweak-vtables")\n'  # a line that is only a macro call
+        b"class loc_value : public format_error {\n};\n"
     )
     spans = parse_spans("base.h", src).spans
     assert [(s.kind, s.name, s.start_line) for s in spans if s.kind in ("class", "struct")] == [
         ("class", "format_error", 1),
         ("class", "Mutex", 5),
         ("struct", "FILE_INFO", 9),
+        ("class", "system_error", 12),
+        ("class", "loc_value", 15),
     ]
     assert spans[1].text.startswith("class FMT_API format_error")  # indexed as written
 

@@ -3,9 +3,10 @@
 Without a preprocessor the grammar reads a macro name as a type or a class name, and the class or function
 after it is lost or misnamed: ``ABSL_NAMESPACE_BEGIN`` on its own line swallows the class that follows,
 ``class FMT_API format_error`` names the class ``FMT_API``, ``bool empty() const ABSL_SHARED_LOCKS_REQUIRED(mu_)``
-names the method after the macro. Each pattern below finds one such place; its ``m`` group (the macros) is
-turned into spaces, so the text keeps its length and lines and every byte offset of the parse still points
-into the file as written (what is indexed comes from the original). Only upper-case names with an
+names the method after the macro, and a line that is only a call (``FMT_PRAGMA_CLANG(diagnostic ignored
+"...")``) makes the class after it part of a statement. Each pattern below finds one such place; its ``m``
+group (the macros) is turned into spaces, so the text keeps its length and lines and every byte offset of the
+parse still points into the file as written (what is indexed comes from the original). Only upper-case names with an
 underscore count, and only where a declaration is sure to be around them: a constant (``return MAX_SIZE;``,
 ``static const int MAX_SIZE = 100;``) is never touched. Repetitions are bounded, so a hostile line is read
 in one pass.
@@ -26,8 +27,12 @@ DECLARATION_START = (
 PATTERNS = [
     # a line that is only a macro name: ABSL_NAMESPACE_BEGIN, __BEGIN_DECLS
     re.compile(rb"(?m)^(?P<m>[ \t]*" + NAME + rb"[ \t]*)(?=\r?$)"),
-    # export and attribute macros in a class head: class FMT_API format_error :, class ABSL_LOCKABLE Mutex {
-    re.compile(rb"\b(?:class|struct|union)\s+(?P<m>(?:" + NAME + rb"\s+){1,4})(?=[A-Za-z_]\w*\s*(?:final\s*)?[:{])"),
+    # a line that is only a macro call with no semicolon, which must expand to declarations or nothing:
+    # FMT_PRAGMA_CLANG(diagnostic ignored "-Wweak-vtables"), Q_DECLARE_METATYPE(Point)
+    re.compile(rb"(?m)^(?P<m>[ \t]*" + NAME + rb"\([^()\n]*\)[ \t]*)(?=\r?$)"),
+    # export and attribute macros in a class head: class FMT_API format_error :, class ABSL_LOCKABLE Mutex {,
+    # class FMT_SO_VISIBILITY("default") format_error :
+    re.compile(rb"\b(?:class|struct|union)\s+(?P<m>(?:" + CALL + rb"\s+){1,4})(?=[A-Za-z_]\w*\s*(?:final\s*)?[:{])"),
     # before a line's declaration: ABSL_CONST_INIT static Mutex mu;
     re.compile(rb"(?m)^[ \t]*(?P<m>(?:" + CALL + rb"[ \t]+){1,4})(?=" + DECLARATION_START + rb")"),
     # after a parameter list: bool empty() const ABSL_SHARED_LOCKS_REQUIRED(mu_) {
