@@ -62,8 +62,9 @@ COMMENT_TYPES = frozenset({"haddock"})
 # 6: a Rust doc attribute that includes a file gives its text (docfiles.py); 7: a module span's embedded text
 # is named by its path (embedtext.py), so an older index recomputes those spans' hashes (the rest reuse theirs);
 # 8: a JavaScript or TypeScript function assigned to a property (``res.send = function send(body) {``) or bound
-# to a name in parentheses (``const pages = (function* () {``) is a span; 9: a C++ class head's macro with
-# arguments (``class FMT_SO_VISIBILITY("default") format_error``) is not the class's name (cmacros.py)
+# to a name in parentheses (``const pages = (function* () {``) is a span; 9: C and C++ lines that are only a
+# macro call, and a class head's macro with arguments (``class FMT_SO_VISIBILITY("default") format_error``), are
+# blanked before parsing (cmacros.py)
 PARSER_VERSION = 9
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
