@@ -820,8 +820,6 @@ class Store:
     def written_beside(self, term: str, phrase: Sequence[str], distance: int = 3) -> bool:
         """Whether some span has ``term`` within ``distance`` tokens of the words of ``phrase`` in a row
         ("Server-Sent Events (SSE)")."""
-        if not self.term_counts([term]):
-            return False
         words = " ".join(phrase).replace('"', "")
         match = f'NEAR("{words}" "{term.replace(chr(34), "")}", {int(distance)})'
         found = self.con.execute("SELECT 1 FROM spans_fts WHERE spans_fts MATCH ? LIMIT 1", (match,)).fetchone()

@@ -312,7 +312,8 @@ class Searcher:
             }
         acronyms = []  # the query's acronyms the code spells out beside their words: forms of those words
         if config.acronyms and short:
-            acronyms = [a for a, run in q.acronyms.items() if self.store.written_beside(a, run)]
+            held = self.store.term_counts(list(q.acronyms))  # one lookup for all; most are no word of the index
+            acronyms = [a for a, run in q.acronyms.items() if a in held and self.store.written_beside(a, run)]
             for acronym in acronyms:
                 for word in (w for w in q.acronyms[acronym] if w in q.terms):
                     q.forms.setdefault(word, []).append(acronym)
