@@ -918,6 +918,29 @@ def test_attribute_macros_around_declarations_do_not_hide_them() -> None:
     assert "ABSL_GUARDED_BY(mu_)" in spans[1].text  # indexed as written
 
 
+def test_function_like_macros_are_definitions_and_constants_are_not() -> None:
+    # in C and C++ a function-like macro is much of an API (abseil's ABSL_LOG, CPython's Py_INCREF)
+    src = (
+        b"#ifndef LOG_H_\n#define LOG_H_\n\n"  # a header guard: no span
+        b"#define MAX_LEVEL 4\n\n"  # a constant: no span
+        b"// Logs a message at the given severity.\n"
+        b"#define LOG(severity) LOG_IMPL(_##severity)\n\n"
+        b"#  define CHECK(cond) \\\n    do { if (!(cond)) abort(); } while (0)\n\n"
+        b"int log_level(void) {\n  return MAX_LEVEL;\n}\n\n#endif\n"
+    )
+    for path in ("log.h", "log.c", "log.hpp"):
+        spans = parse_spans(path, src).spans
+        assert [(s.kind, s.name, s.start_line, s.end_line) for s in spans if s.kind != "module"] == [
+            ("function", "LOG", 7, 7),
+            ("function", "CHECK", 9, 10),
+            ("function", "log_level", 12, 14),
+        ], path
+        log_macro, check = (next(s for s in spans if s.name == name) for name in ("LOG", "CHECK"))
+        assert log_macro.doc == "Logs a message at the given severity."
+        assert log_macro.text == "#define LOG(severity) LOG_IMPL(_##severity)"
+        assert check.signature == "# define CHECK(cond)"  # the line continuation is not part of it
+
+
 def test_macro_blanking_reads_a_hostile_line_once() -> None:
     # a line of 20,000 macro calls after a parameter list and no declaration end: an unbounded repetition
     # in the patterns would retry it from every ')' (quadratic: minutes); bounded, it is one pass

@@ -64,8 +64,9 @@ COMMENT_TYPES = frozenset({"haddock"})
 # 8: a JavaScript or TypeScript function assigned to a property (``res.send = function send(body) {``) or bound
 # to a name in parentheses (``const pages = (function* () {``) is a span; 9: C and C++ lines that are only a
 # macro call, and a class head's macro with arguments (``class FMT_SO_VISIBILITY("default") format_error``), are
-# blanked before parsing (cmacros.py)
-PARSER_VERSION = 9
+# blanked before parsing (cmacros.py); 10: a C or C++ function-like macro (``#define ABSL_LOG(severity) ...``) is
+# a span
+PARSER_VERSION = 10
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200
@@ -79,7 +80,8 @@ _EOL_STR_RE = re.compile(r"\r\n|\r|\n")
 _COMMENT_START_RE = re.compile(r"^(?:/\*+!?|\*+(?!/)|//+!?|#+!?|--+(?:[ \t]*[|^])?|;+|%+|=begin\b|=end\b)[ \t]?")
 _COMMENT_END_RE = re.compile(r"[ \t]*\*+/$")
 _STRING_PREFIX_RE = re.compile(r"^[rRbBuUfF]{0,2}('''|\"\"\"|'|\")")
-_TRAILING_PUNCT = ("=>", "{", ":", ";", " =")  # " =": not the "=" of a Ruby setter `def x=`
+# " =": not the "=" of a Ruby setter `def x=`; a backslash: the line goes on, as a multi-line C macro's first does
+_TRAILING_PUNCT = (" \\", "=>", "{", ":", ";", " =")
 _OPEN_PAREN_RE = re.compile(r"([(\[]) ")
 _CLOSE_PAREN_RE = re.compile(r",? (?=[)\]])|,(?=[)\]])")
 

@@ -21,3 +21,6 @@
 (type_definition
   type: (enum_specifier body: (_))
   declarator: (type_identifier) @name) @definition.enum
+
+; A function-like macro: the preprocessor's functions, and in C and C++ much of an API (ABSL_LOG, Py_INCREF).
+(preproc_function_def name: (identifier) @name) @definition.function
