@@ -907,15 +907,26 @@ def test_attribute_macros_around_declarations_do_not_hide_them() -> None:
         b"};\n"
         b"ABSL_CONST_INIT static int MAX_ITEMS = 100;\n"
         b"int size_of(Queue *q) {\n  return MAX_ITEMS;\n}\n"
+        # the macro on the line after the parameters, before a body or a constructor's initializers
+        b"class Lock {\n public:\n"
+        b"  bool LockWhen(const Condition& cond, Duration timeout)\n      ABSL_EXCLUSIVE_LOCK_FUNCTION() {\n"
+        b"    return true;\n  }\n"
+        b"  explicit Lock(Queue* q) ABSL_EXCLUSIVE_LOCK_FUNCTION(q)\n      : q_(q) {}\n"
+        b"};\n"
     )
-    spans = parse_spans("queue.h", src).spans
-    assert [(s.kind, s.qualname, s.start_line) for s in spans if s.kind in ("class", "method", "function")] == [
-        ("class", "Queue", 1),
-        ("method", "Queue.clear", 3),
-        ("method", "Queue.empty", 6),
-        ("function", "size_of", 13),
-    ]
-    assert "ABSL_GUARDED_BY(mu_)" in spans[1].text  # indexed as written
+    for data in (src, src.replace(b"\n", b"\r\n")):
+        spans = parse_spans("queue.h", data).spans
+        assert [(s.kind, s.qualname, s.start_line) for s in spans if s.kind in ("class", "method", "function")] == [
+            ("class", "Queue", 1),
+            ("method", "Queue.clear", 3),
+            ("method", "Queue.empty", 6),
+            ("function", "size_of", 13),
+            ("class", "Lock", 16),
+            ("method", "Lock.LockWhen", 18),
+            ("method", "Lock.Lock", 22),
+        ]
+        assert "ABSL_GUARDED_BY(mu_)" in spans[1].text  # indexed as written
+        assert spans[-1].text.endswith("ABSL_EXCLUSIVE_LOCK_FUNCTION(q)\n      : q_(q) {}")
 
 
 def test_function_like_macros_are_definitions_and_constants_are_not() -> None:

@@ -18,6 +18,7 @@ import re
 
 NAME = rb"[A-Z_][A-Z0-9]*_[A-Z0-9_]*"  # FMT_API, __BEGIN_DECLS, Q_OBJECT
 CALL = NAME + rb"(?:\([^()\n]*\))?"  # ... or ABSL_GUARDED_BY(mu_)
+GAP = rb"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"  # the space between two words of a declaration, at most one line break
 DECLARATION_START = (
     rb"(?:static|inline|const|constexpr|extern|virtual|explicit|void|int|char|bool|unsigned|signed|long|short|"
     rb"double|float|auto|struct|class|enum|template|typename|friend)\b"
@@ -35,19 +36,24 @@ PATTERNS = [
     re.compile(rb"\b(?:class|struct|union)\s+(?P<m>(?:" + CALL + rb"\s+){1,4})(?=[A-Za-z_]\w*\s*(?:final\s*)?[:{])"),
     # before a line's declaration: ABSL_CONST_INIT static Mutex mu;
     re.compile(rb"(?m)^[ \t]*(?P<m>(?:" + CALL + rb"[ \t]+){1,4})(?=" + DECLARATION_START + rb")"),
-    # after a parameter list: bool empty() const ABSL_SHARED_LOCKS_REQUIRED(mu_) {
+    # after a parameter list, on its line or the next: bool empty() const ABSL_SHARED_LOCKS_REQUIRED(mu_) {,
+    # explicit MutexLock(Mutex* mu) ABSL_EXCLUSIVE_LOCK_FUNCTION(mu)\n      : MutexLock(*mu) {}
     re.compile(
-        rb"(?<=\))(?:[ \t]+(?:const|noexcept|override|final)){0,4}(?P<m>(?:[ \t]+" + CALL + rb"){1,4})(?=[ \t]*[{;=:])"
+        rb"(?<=\))(?:" + GAP + rb"(?:const|noexcept|override|final)){0,4}(?P<m>(?:" + GAP + CALL + rb"){1,4})"
+        rb"(?=[ \t]*(?:\r?\n[ \t]*)?[{;=:])"
     ),
     # a function-like one after a declarator: int n_ ABSL_GUARDED_BY(mu_);
     re.compile(rb"(?<=[\w\]])(?P<m>(?:[ \t]+" + NAME + rb"\([^()\n]*\)){1,4})(?=[ \t]*[;=,{)])"),
 ]
 
 
+NOT_LINE_BREAK_RE = re.compile(rb"[^\r\n]")  # what blanking turns into spaces: all but line breaks
+
+
 def _blanked(m: re.Match[bytes]) -> bytes:
     start, end = m.start("m") - m.start(), m.end("m") - m.start()
     whole = m.group(0)
-    return whole[:start] + b" " * (end - start) + whole[end:]
+    return whole[:start] + NOT_LINE_BREAK_RE.sub(b" ", whole[start:end]) + whole[end:]
 
 
 def blank_macros(data: bytes) -> bytes:

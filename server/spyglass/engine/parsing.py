@@ -65,8 +65,8 @@ COMMENT_TYPES = frozenset({"haddock"})
 # to a name in parentheses (``const pages = (function* () {``) is a span; 9: C and C++ lines that are only a
 # macro call, and a class head's macro with arguments (``class FMT_SO_VISIBILITY("default") format_error``), are
 # blanked before parsing (cmacros.py); 10: a C or C++ function-like macro (``#define ABSL_LOG(severity) ...``) is
-# a span
-PARSER_VERSION = 10
+# a span; 11: a C++ macro on the line after a parameter list (``)\n    ABSL_EXCLUSIVE_LOCK_FUNCTION(mu) {``) is blanked
+PARSER_VERSION = 11
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200
