@@ -567,6 +567,22 @@ def test_signature_trailing_equals() -> None:
     assert find_in(parse_spans("box.rb", setter), "Box.value=").signature == "def value="
 
 
+def test_a_declaration_without_a_body_is_signed_past_its_annotations() -> None:
+    # an interface's method whose first line is only an annotation was signed by the annotation
+    java = (
+        b"interface Context {\n"
+        b'  @SuppressWarnings("TypeParameterUnusedInFormals") // a note\n'
+        b"  <T> T deserialize(JsonElement json);\n"
+        b"}\n"
+    )
+    spans = parse_spans("Context.java", java).spans
+    assert [s.signature for s in spans if s.name == "deserialize"] == ["<T> T deserialize(JsonElement json)"]
+    assert "@SuppressWarnings" in next(s for s in spans if s.name == "deserialize").text  # indexed as written
+    kotlin = b"interface Job {\n    @InternalCoroutinesApi\n    fun cancel(cause: Throwable?): Boolean\n}\n"
+    spans = parse_spans("Job.kt", kotlin).spans
+    assert [s.signature for s in spans if s.name == "cancel"] == ["fun cancel(cause: Throwable?): Boolean"]
+
+
 def test_parents_and_languages() -> None:
     assert find("inventory.py", "Item.take").parent == "Item"
     assert find("inventory.py", "Item").parent is None

@@ -65,8 +65,10 @@ COMMENT_TYPES = frozenset({"haddock"})
 # to a name in parentheses (``const pages = (function* () {``) is a span; 9: C and C++ lines that are only a
 # macro call, and a class head's macro with arguments (``class FMT_SO_VISIBILITY("default") format_error``), are
 # blanked before parsing (cmacros.py); 10: a C or C++ function-like macro (``#define ABSL_LOG(severity) ...``) is
-# a span; 11: a C++ macro on the line after a parameter list (``)\n    ABSL_EXCLUSIVE_LOCK_FUNCTION(mu) {``) is blanked
-PARSER_VERSION = 11
+# a span; 11: a C++ macro on the line after a parameter list (``)\n    ABSL_EXCLUSIVE_LOCK_FUNCTION(mu) {``) is blanked;
+# 12: a declaration without a body (an interface's method) whose first line is an annotation is signed by its
+# declaration (``<T> T deserialize(JsonElement json)``, not ``@SuppressWarnings("TypeParameterUnusedInFormals")``)
+PARSER_VERSION = 12
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200
@@ -601,6 +603,53 @@ def _text(data: bytes, node: Node) -> str:
     return data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
 
+_ANNOTATION_NAME_RE = re.compile(r"@[A-Za-z_][\w.:]*")  # @Override, @file:JvmName, @annotation.tailrec
+_BRACKETS = {"(": ")", "[": "]"}
+MAX_ANNOTATIONS = 16
+
+
+def _closing(text: str, i: int) -> int:
+    """The index just past the bracket that closes the one at ``i`` (strings are not read: an annotation's
+    arguments rarely hold a bracket), or the end of the text."""
+    depth = 0
+    for j in range(i, len(text)):
+        if text[j] in _BRACKETS:
+            depth += 1
+        elif text[j] in (")", "]"):
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return len(text)
+
+
+def _past_annotations(head: str) -> str:
+    """A declaration's head from the declaration itself, past the annotations and comments before it
+    (``@Override``, ``@Suppress("UNCHECKED_CAST")``, ``#[inline]``, ``[[nodiscard]]``, a ``// TODO``): a
+    declaration without a body is signed by one line, and ``@SuppressWarnings(...)`` tells a reader nothing.
+    The text itself is returned when it is only annotations."""
+    i = 0
+    for _ in range(MAX_ANNOTATIONS):
+        while i < len(head) and head[i].isspace():
+            i += 1
+        if head.startswith("//", i):
+            end = head.find("\n", i)
+            i = len(head) if end < 0 else end
+        elif head.startswith("/*", i):
+            end = head.find("*/", i + 2)
+            i = len(head) if end < 0 else end + 2
+        elif m := _ANNOTATION_NAME_RE.match(head, i):
+            i = m.end()
+            i = _closing(head, i) if head.startswith("(", i) else i
+        elif head.startswith(("#[", "#!["), i):
+            i = _closing(head, head.index("[", i))
+        elif head.startswith("[[", i):
+            i = _closing(head, i)
+        else:
+            break
+    rest = head[i:]
+    return rest if rest.strip() else head
+
+
 def _collapse(s: str) -> str:
     return _WS_RE.sub(" ", s).strip()
 
@@ -677,10 +726,11 @@ def _set_signature(
     data = lines.data
     d.header_end = d.header_line
     found = _find_body(d, body_types, def_nodes)
-    if found is None:  # no body: the first line
+    if found is None:  # no body: the first line of the declaration, past its annotations
         start = d.node.start_byte
-        end = min(lines.start_of(lines.line_of(start) + 1), d.node.end_byte)
-        sig = _EOL_STR_RE.split(data[start:end].decode("utf-8", errors="replace"), maxsplit=1)[0]
+        end = min(lines.start_of(lines.line_of(d.name_node.start_byte) + 1), d.node.end_byte)
+        head = _past_annotations(data[start:end].decode("utf-8", errors="replace"))
+        sig = _EOL_STR_RE.split(head, maxsplit=1)[0]
         sig = _INLINE_BODY_RE.split(sig, maxsplit=1)[0]  # Elixir's one-line `def f(x), do: x + 1`
     else:
         owner, body = found
