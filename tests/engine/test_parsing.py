@@ -968,6 +968,25 @@ def test_function_like_macros_are_definitions_and_constants_are_not() -> None:
         assert check.signature == "# define CHECK(cond)"  # the line continuation is not part of it
 
 
+def test_a_googletest_test_is_named_after_its_suite_and_test() -> None:
+    # `TEST_F(StrCatTest, Ints) {...}` parses as a function named TEST_F; abseil alone has about a thousand
+    src = (
+        b"namespace {\n"
+        b"// Adds two small numbers.\n"
+        b"TEST_F(StrCatTest, Ints) {\n  EXPECT_EQ(StrCat(1, 2), \"12\");\n}\n"
+        b"TEST(StrCat, Basics) {\n  EXPECT_EQ(StrCat(), \"\");\n}\n"
+        b"int TEST_helper(int a) { return a; }\n"  # a function whose name starts like a test macro stays as is
+        b"}  // namespace\n"
+    )
+    spans = parse_spans("str_cat_test.cc", src).spans
+    assert [(s.qualname, s.start_line, s.doc) for s in spans if s.kind == "function"] == [
+        ("StrCatTest.Ints", 3, "Adds two small numbers."),
+        ("StrCat.Basics", 6, ""),
+        ("TEST_helper", 9, ""),
+    ]
+    assert spans[1].text.startswith("TEST_F(StrCatTest, Ints) {")  # indexed as written
+
+
 def test_macro_blanking_reads_a_hostile_line_once() -> None:
     # a line of 20,000 macro calls after a parameter list and no declaration end: an unbounded repetition
     # in the patterns would retry it from every ')' (quadratic: minutes); bounded, it is one pass

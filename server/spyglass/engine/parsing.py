@@ -67,8 +67,9 @@ COMMENT_TYPES = frozenset({"haddock"})
 # blanked before parsing (cmacros.py); 10: a C or C++ function-like macro (``#define ABSL_LOG(severity) ...``) is
 # a span; 11: a C++ macro on the line after a parameter list (``)\n    ABSL_EXCLUSIVE_LOCK_FUNCTION(mu) {``) is blanked;
 # 12: a declaration without a body (an interface's method) whose first line is an annotation is signed by its
-# declaration (``<T> T deserialize(JsonElement json)``, not ``@SuppressWarnings("TypeParameterUnusedInFormals")``)
-PARSER_VERSION = 12
+# declaration (``<T> T deserialize(JsonElement json)``, not ``@SuppressWarnings("TypeParameterUnusedInFormals")``);
+# 13: a GoogleTest test (``TEST_F(StrCatTest, Ints) {``) is named after its suite and test (``StrCatTest.Ints``)
+PARSER_VERSION = 13
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200

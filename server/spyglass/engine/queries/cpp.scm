@@ -3,7 +3,14 @@
 
 (function_definition
   declarator: (function_declarator
-    declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)) @definition.function
+    declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)
+  (#not-match? @name "^(TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_P)$")) @definition.function
+; a GoogleTest test, `TEST_F(StrCatTest, Ints) {...}`, is named after its suite and its test: StrCatTest.Ints
+(function_definition
+  declarator: (function_declarator
+    declarator: (identifier) @_macro
+    parameters: (parameter_list . (parameter_declaration) @scope . (parameter_declaration) @name .))
+  (#match? @_macro "^(TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_P)$")) @definition.function
 (function_definition
   declarator: (function_declarator
     declarator: (qualified_identifier
