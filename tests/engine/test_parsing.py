@@ -973,8 +973,8 @@ def test_a_googletest_test_is_named_after_its_suite_and_test() -> None:
     src = (
         b"namespace {\n"
         b"// Adds two small numbers.\n"
-        b"TEST_F(StrCatTest, Ints) {\n  EXPECT_EQ(StrCat(1, 2), \"12\");\n}\n"
-        b"TEST(StrCat, Basics) {\n  EXPECT_EQ(StrCat(), \"\");\n}\n"
+        b'TEST_F(StrCatTest, Ints) {\n  EXPECT_EQ(StrCat(1, 2), "12");\n}\n'
+        b'TEST(StrCat, Basics) {\n  EXPECT_EQ(StrCat(), "");\n}\n'
         b"int TEST_helper(int a) { return a; }\n"  # a function whose name starts like a test macro stays as is
         b"}  // namespace\n"
     )
