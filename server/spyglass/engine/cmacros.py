@@ -40,7 +40,7 @@ PATTERNS = [
     # explicit MutexLock(Mutex* mu) ABSL_EXCLUSIVE_LOCK_FUNCTION(mu)\n      : MutexLock(*mu) {}
     re.compile(
         rb"(?<=\))(?:" + GAP + rb"(?:const|noexcept|override|final)){0,4}(?P<m>(?:" + GAP + CALL + rb"){1,4})"
-        rb"(?=[ \t]*(?:\r?\n[ \t]*)?[{;=:])"
+        rb"(?=(?:" + GAP + rb")?[{;=:])"
     ),
     # a function-like one after a declarator: int n_ ABSL_GUARDED_BY(mu_);
     re.compile(rb"(?<=[\w\]])(?P<m>(?:[ \t]+" + NAME + rb"\([^()\n]*\)){1,4})(?=[ \t]*[;=,{)])"),

@@ -605,7 +605,6 @@ def _text(data: bytes, node: Node) -> str:
 
 
 _ANNOTATION_NAME_RE = re.compile(r"@[A-Za-z_][\w.:]*")  # @Override, @file:JvmName, @annotation.tailrec
-_BRACKETS = {"(": ")", "[": "]"}
 MAX_ANNOTATIONS = 16
 
 
@@ -614,9 +613,9 @@ def _closing(text: str, i: int) -> int:
     arguments rarely hold a bracket), or the end of the text."""
     depth = 0
     for j in range(i, len(text)):
-        if text[j] in _BRACKETS:
+        if text[j] in "([":
             depth += 1
-        elif text[j] in (")", "]"):
+        elif text[j] in ")]":
             depth -= 1
             if depth == 0:
                 return j + 1
