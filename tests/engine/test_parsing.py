@@ -12,7 +12,8 @@ import pytest
 
 from spyglass.engine import languages
 from spyglass.engine.languages import GrammarSpec, grammar_for, language_for, language_for_path
-from spyglass.engine.parsing import ParseResult, blank_macros, parse_spans, split_lines
+from spyglass.engine.parsing import ParseResult, parse_spans, split_lines
+from spyglass.engine.rewrites import blank_macros, rewritten
 from spyglass.engine.settings import Settings
 from spyglass.engine.spans import KINDS, Span
 
@@ -994,6 +995,138 @@ def test_macro_blanking_reads_a_hostile_line_once() -> None:
     assert len(blank_macros(line)) == len(line)
     spans = parse_spans("hostile.cc", b"int g(int x) {\n  return x;\n}\n" + line).spans
     assert ("function", "g") in [(s.kind, s.name) for s in spans]
+
+
+KOTLIN_THE_GRAMMAR_MISREADS = b"""\
+@JvmInline
+public value class ChannelResult<out T>
+@PublishedApi internal constructor(@PublishedApi internal val holder: Any?) {
+    val isSuccess: Boolean get() = holder !is Failed
+}
+
+data class Schema(private val name: String) {
+    val identifier
+        @OptIn(InternalApi::class)
+        get() = quote(name)
+
+    var bodyType: TypeInfo?
+        get() = attributes.getOrNull(Key)
+        @InternalAPI set(value) {
+            attributes.put(Key, value)
+        }
+
+    fun createStatement(): List<String> = listOf("CREATE SCHEMA $identifier")
+}
+
+fun valueFromDB(value: Any): UUID = when (value) {
+    is String if value.isHexAndDashFormat() -> UUID.fromString(value)
+    is ExpressionWithColumnType<*> if (
+        value.columnType is IDateColumnType
+        ) ->
+        parse(value)
+    else -> error("Unexpected value")
+}
+
+fun prepareSQL(where: Op<Boolean>?): String = buildString {
+    columns.appendTo(this) { col ->
+        append(col)
+    }
+
+    where?.let { append(" WHERE ") }
+}
+
+private inline fun <W> acquire(waiter: W, suspend: (waiter: W) -> Boolean) {
+    if (suspend(waiter)) return
+}
+
+fun onAcquire(select: SelectInstance<*>) = acquire(select, suspend = { s -> register(s) })
+
+fun last(): Int = 1
+"""
+
+
+def test_kotlin_forms_the_grammar_misreads_keep_their_definitions() -> None:
+    # each form made tree-sitter-kotlin 1.1 give up on the rest of its class or file (Exposed's column types,
+    # kotlinx.coroutines' Channel and Semaphore): a guard in a when branch, annotations of an accessor or of a
+    # primary constructor on the line after the class name, a statement starting `where?.`, `suspend` as a
+    # parameter or a named argument
+    result = parse_spans("Schema.kt", KOTLIN_THE_GRAMMAR_MISREADS)
+    assert not result.had_errors
+    names = [(s.kind, s.qualname) for s in result.spans if s.kind != "module"]
+    assert names == [
+        ("class", "ChannelResult"),
+        ("class", "Schema"),
+        ("method", "Schema.createStatement"),
+        ("function", "valueFromDB"),
+        ("function", "prepareSQL"),
+        ("function", "acquire"),
+        ("function", "onAcquire"),
+        ("function", "last"),
+    ]
+    by_name = {s.name: s for s in result.spans}
+    assert "@PublishedApi internal constructor" in by_name["ChannelResult"].text  # indexed as written
+    assert "is String if value.isHexAndDashFormat() ->" in by_name["valueFromDB"].text
+    assert "where?.let" in by_name["prepareSQL"].text
+    assert (by_name["valueFromDB"].start_line, by_name["valueFromDB"].end_line) == (21, 28)
+
+
+def test_typescript_generic_call_signatures_after_a_member_keep_the_file_parsed() -> None:
+    # Hono's overloads: a generic call signature under another member was read as that member's type
+    # arguments, and the rest of the file was one error (types.ts: 47 of its 80 definitions)
+    src = (
+        b"export interface HandlerInterface<E extends Env = Env> {\n"
+        b"  // app.get(handler)\n"
+        b"  <P extends string = string>(handler: H<E, P>): HonoBase<E>\n"
+        b"\n"
+        b"  // app.get(handler x2) // two\n"
+        b"  <\n"
+        b"    P extends string = string,\n"
+        b"    I extends Input = BlankInput,\n"
+        b"  >(\n"
+        b"    ...handlers: [H<E, P, I>, H<E, P, I>]\n"
+        b"  ): HonoBase<E>\n"
+        b"}\n"
+        b"\n"
+        b"export interface LogFn {\n"
+        b"  // a first member after a comment, then one after a semicolon\n"
+        b"  <T extends string>(msg: T): void;\n"
+        b"  <T, U>(obj: T, msg?: U): void; // typed\n"
+        b"  <T>(obj: T): void\n"
+        b"}\n"
+        b"\n"
+        b"export type MergePath<A extends string, B extends string> = `${A}${B}`\n"
+        b"\n"
+        b"export const createFactory = <E extends Env = Env>(init?: Init<E>): Factory<E> => new Factory<E>(init)\n"
+    )
+    result = parse_spans("types.ts", src)
+    assert not result.had_errors
+    assert [(s.kind, s.name) for s in result.spans if s.kind != "module"] == [
+        ("interface", "HandlerInterface"),
+        ("interface", "LogFn"),
+        ("type", "MergePath"),
+        ("function", "createFactory"),
+    ]
+    assert parse_spans("types.ts", src).spans[1].text.startswith("export interface HandlerInterface")
+    # a generic call on the next line of an expression, or a TSX element, is left alone
+    assert not parse_spans("call.ts", b"const r = f(a,\n  <T>(x: T) => x)\n").had_errors
+    tsx = b"export function App() {\n  return (\n    <div>\n      <Item>(one)</Item>\n    </div>\n  )\n}\n"
+    assert not parse_spans("App.tsx", tsx).had_errors
+
+
+def test_rewrites_keep_length_and_lines_and_read_a_hostile_line_once() -> None:
+    for language, hostile in [
+        ("kotlin", b"  is A" + b" if" * 20_000 + b"\n"),
+        ("kotlin", b"  is A if (" + b"(" * 20_000 + b"\n"),
+        ("kotlin", b"@A " * 30_000 + b"\nget()\n"),
+        ("typescript", (b"x // " + b"/" * 3_000 + b"\n") * 2_000),
+        ("typescript", b"a" * 100_000 + b"\n" + b" " * 100_000 + b"<T>(x)\n"),
+    ]:
+        out = rewritten(language, hostile)
+        assert len(out) == len(hostile) and out.count(b"\n") == hostile.count(b"\n")
+    data = KOTLIN_THE_GRAMMAR_MISREADS.replace(b"\n", b"\r\n")
+    out = rewritten("kotlin", data)
+    assert len(out) == len(data) and out.count(b"\r\n") == data.count(b"\r\n") and out != data
+    assert rewritten("python", data) is data
 
 
 ASSIGNED = b"""'use strict';

@@ -45,9 +45,6 @@ class GrammarSpec:
     # Consecutive sibling definitions of one name are one span (Haskell's type signature and equations,
     # Elixir's function clauses).
     merge_clauses: bool = False
-    # Macro names the grammar cannot expand (``ABSL_NAMESPACE_BEGIN``, ``class FMT_API format_error``) are
-    # blanked before parsing, or the definition after them is lost (C, C++; cmacros.py).
-    blank_macros: bool = False
 
 
 GRAMMARS: dict[str, GrammarSpec] = {
@@ -59,8 +56,8 @@ GRAMMARS: dict[str, GrammarSpec] = {
     "go": GrammarSpec("tree_sitter_go", "language", "go"),
     "rust": GrammarSpec("tree_sitter_rust", "language", "rust"),
     "java": GrammarSpec("tree_sitter_java", "language", "java"),
-    "c": GrammarSpec("tree_sitter_c", "language", "c", blank_macros=True),
-    "cpp": GrammarSpec("tree_sitter_cpp", "language", "cpp", blank_macros=True),
+    "c": GrammarSpec("tree_sitter_c", "language", "c"),
+    "cpp": GrammarSpec("tree_sitter_cpp", "language", "cpp"),
     "csharp": GrammarSpec("tree_sitter_c_sharp", "language", "csharp"),
     "ruby": GrammarSpec("tree_sitter_ruby", "language", "ruby"),
     "php": GrammarSpec("tree_sitter_php", "language_php", "php"),

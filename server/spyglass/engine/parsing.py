@@ -43,8 +43,8 @@ from typing import Any
 
 from tree_sitter import Node, Parser, QueryCursor
 
-from .cmacros import blank_macros
 from .languages import canonical_language, grammar_for, language_for, spec_for
+from .rewrites import rewritten
 from .settings import Settings
 from .spans import Kind, Span
 
@@ -64,12 +64,14 @@ COMMENT_TYPES = frozenset({"haddock"})
 # 8: a JavaScript or TypeScript function assigned to a property (``res.send = function send(body) {``) or bound
 # to a name in parentheses (``const pages = (function* () {``) is a span; 9: C and C++ lines that are only a
 # macro call, and a class head's macro with arguments (``class FMT_SO_VISIBILITY("default") format_error``), are
-# blanked before parsing (cmacros.py); 10: a C or C++ function-like macro (``#define ABSL_LOG(severity) ...``) is
+# blanked before parsing (rewrites/c.py); 10: a C or C++ function-like macro (``#define ABSL_LOG(severity) ...``) is
 # a span; 11: a C++ macro on the line after a parameter list (``)\n    ABSL_EXCLUSIVE_LOCK_FUNCTION(mu) {``) is blanked;
 # 12: a declaration without a body (an interface's method) whose first line is an annotation is signed by its
 # declaration (``<T> T deserialize(JsonElement json)``, not ``@SuppressWarnings("TypeParameterUnusedInFormals")``);
-# 13: a GoogleTest test (``TEST_F(StrCatTest, Ints) {``) is named after its suite and test (``StrCatTest.Ints``)
-PARSER_VERSION = 13
+# 13: a GoogleTest test (``TEST_F(StrCatTest, Ints) {``) is named after its suite and test (``StrCatTest.Ints``);
+# 14: Kotlin and TypeScript forms their grammars misread are rewritten before parsing (rewrites/kotlin.py,
+# rewrites/typescript.py): a when guard, an annotated accessor, a generic call signature after a member
+PARSER_VERSION = 14
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200
@@ -243,8 +245,7 @@ def _parse(rel_path, data, lines: _Lines, settings, label, grammar, old_tree=Non
     if old_tree is not None and getattr(old_tree, "language", None) != parser.language:
         old_tree = None  # the file's language changed: start afresh
     spec = spec_for(label)
-    if spec is not None and spec.blank_macros:
-        data = blank_macros(data)  # for the tree and the names; what is indexed comes from ``lines``
+    data = rewritten(label, data)  # for the tree and the names; what is indexed comes from ``lines``
     tree = parser.parse(data, old_tree) if old_tree is not None else parser.parse(data)
     root = tree.root_node
     defs, module_doc_node = _collect(query, root, data)

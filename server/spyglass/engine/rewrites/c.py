@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from .blanking import blank_group
+
 NAME = rb"[A-Z_][A-Z0-9]*_[A-Z0-9_]*"  # FMT_API, __BEGIN_DECLS, Q_OBJECT
 CALL = NAME + rb"(?:\([^()\n]*\))?"  # ... or ABSL_GUARDED_BY(mu_)
 GAP = rb"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"  # the space between two words of a declaration, at most one line break
@@ -47,17 +49,8 @@ PATTERNS = [
 ]
 
 
-NOT_LINE_BREAK_RE = re.compile(rb"[^\r\n]")  # what blanking turns into spaces: all but line breaks
-
-
-def _blanked(m: re.Match[bytes]) -> bytes:
-    start, end = m.start("m") - m.start(), m.end("m") - m.start()
-    whole = m.group(0)
-    return whole[:start] + NOT_LINE_BREAK_RE.sub(b" ", whole[start:end]) + whole[end:]
-
-
 def blank_macros(data: bytes) -> bytes:
     """``data`` with the macro names a grammar cannot expand turned into spaces: same length, same lines."""
     for pattern in PATTERNS:
-        data = pattern.sub(_blanked, data)
+        data = pattern.sub(blank_group, data)
     return data

@@ -1,0 +1,29 @@
+"""Source text rewritten before parsing where a grammar cannot read what the compiler can.
+
+Each rewrite keeps the text's length and lines, so the tree's byte offsets and lines point into the file as
+written; the tree and the names come from the rewritten text, what is indexed from the file as written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .c import blank_macros
+from .kotlin import rewrite_kotlin
+from .typescript import rewrite_typescript
+
+REWRITES: dict[str, Callable[[bytes], bytes]] = {
+    "c": blank_macros,
+    "cpp": blank_macros,
+    "kotlin": rewrite_kotlin,
+    "typescript": rewrite_typescript,
+}
+
+
+def rewritten(language: str, data: bytes) -> bytes:
+    """``data`` as the language's grammar should read it (unchanged for most languages)."""
+    rewrite = REWRITES.get(language)
+    return rewrite(data) if rewrite is not None else data
+
+
+__all__ = ["REWRITES", "blank_macros", "rewritten"]

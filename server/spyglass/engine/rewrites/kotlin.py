@@ -1,0 +1,54 @@
+"""Kotlin that tree-sitter-kotlin 1.1 cannot read, rewritten before parsing.
+
+Each form below makes the grammar give up on the rest of the file or class: a file of Exposed's column types
+parsed as one error, with 18 of its 200 definitions. Each is rewritten to a form the grammar reads with the
+same meaning for the spans: blanked (``m`` turned into spaces) or an identifier the grammar does not take
+for a keyword. The text keeps its length and lines, so every byte offset of the parse points into the file as
+written, and what is indexed comes from the file as written. Repetitions are bounded, so a hostile line is
+read in one pass.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .blanking import blank_group
+
+ANNOTATION = rb"(?<![\w@])@[\w.:]{1,200}(?:\([^()\n]{0,300}\))?"  # @PublishedApi, @OptIn(InternalApi::class)
+VISIBILITY = rb"(?:(?:public|private|internal|protected)[ \t]+)?"
+GAP = rb"[ \t]*(?:\r?\n[ \t]*)?"  # after an annotation: spaces, at most one line break
+PARENTHESES = rb"\((?:[^()]|\((?:[^()]|\([^()]*\))*\)){0,1000}\)"  # three levels deep, across lines
+
+BLANKED = [
+    # a guard in a when branch (Kotlin 2.1), on one line or in parentheses over several:
+    # `is String if value.isHexAndDashFormat() ->`, `is ExpressionWithColumnType<*> if (\n ...\n) ->`
+    re.compile(
+        rb"(?m)^[ \t]*!?is[ \t]+[^\n]{1,200}?[ \t](?P<m>if(?:[ \t]*" + PARENTHESES + rb"|\b[^\n]{0,300}?))(?=\s*->)"
+    ),
+    # annotations of a property's accessor: `@OptIn(InternalApi::class)\n get() =`, `@InternalAPI set(value) {`
+    re.compile(rb"(?P<m>(?:" + ANNOTATION + GAP + rb"){1,4})(?=" + VISIBILITY + rb"(?<![\w$])(?:get|set)[ \t]*\()"),
+    # annotations of a primary constructor on the line after the class name, on the constructor's line:
+    # `value class ChannelResult<out T>\n@PublishedApi internal constructor(` (on a line of their own, the grammar
+    # needs them: `class Reader\n  @JvmOverloads\n  constructor(`)
+    re.compile(
+        rb"\bclass[ \t]+[\w$]+(?:[ \t]*<[^{}()\n]{0,300}>)?[ \t]*\r?\n[ \t]*(?P<m>(?:" + ANNOTATION + rb"[ \t]+){1,4})"
+        rb"(?=" + VISIBILITY + rb"constructor[ \t]*\()"
+    ),
+]
+
+RENAMED = [
+    # `where` starting a statement is read as a type constraint clause: `where?.let {` (Exposed's WHERE clause)
+    (re.compile(rb"(?m)^([ \t]*)where(?=\??\.)"), rb"\1Where"),
+    # `suspend` as a parameter, a named argument or a call of that parameter is read as the modifier:
+    # `suspend: (waiter: W) -> Boolean`, `suspend = { ... }`, `if (suspend(waiter)) return`
+    (re.compile(rb"(?<![\w.$])suspend(?=[ \t]*(?:=(?!=)|:(?!:)))|(?<=[(!])suspend(?=\()"), b"Suspend"),
+]
+
+
+def rewrite_kotlin(data: bytes) -> bytes:
+    """``data`` with the forms above rewritten for the grammar: same length, same lines."""
+    for pattern in BLANKED:
+        data = pattern.sub(blank_group, data)
+    for pattern, replacement in RENAMED:
+        data = pattern.sub(replacement, data)
+    return data
