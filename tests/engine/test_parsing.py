@@ -1041,6 +1041,19 @@ private inline fun <W> acquire(waiter: W, suspend: (waiter: W) -> Boolean) {
 
 fun onAcquire(select: SelectInstance<*>) = acquire(select, suspend = { s -> register(s) })
 
+class Settings {
+    private var set = 0
+
+    operator fun set(id: Int, value: Int): Settings {
+        set = set or (1 shl id)
+        return this
+    }
+}
+
+fun guard() {
+    CloseGuard().apply { open(closer) }
+}
+
 fun last(): Int = 1
 """
 
@@ -1048,8 +1061,8 @@ fun last(): Int = 1
 def test_kotlin_forms_the_grammar_misreads_keep_their_definitions() -> None:
     # each form made tree-sitter-kotlin 1.1 give up on the rest of its class or file (Exposed's column types,
     # kotlinx.coroutines' Channel and Semaphore): a guard in a when branch, annotations of an accessor or of a
-    # primary constructor on the line after the class name, a statement starting `where?.`, `suspend` as a
-    # parameter or a named argument
+    # primary constructor on the line after the class name, a soft keyword used as a name at a statement's start
+    # (`where?.let`, `set = set or bit`, `open(closer)`), `suspend` as a parameter or a named argument
     result = parse_spans("Schema.kt", KOTLIN_THE_GRAMMAR_MISREADS)
     assert not result.had_errors
     names = [(s.kind, s.qualname) for s in result.spans if s.kind != "module"]
@@ -1061,6 +1074,9 @@ def test_kotlin_forms_the_grammar_misreads_keep_their_definitions() -> None:
         ("function", "prepareSQL"),
         ("function", "acquire"),
         ("function", "onAcquire"),
+        ("class", "Settings"),
+        ("method", "Settings.set"),
+        ("function", "guard"),
         ("function", "last"),
     ]
     by_name = {s.name: s for s in result.spans}

@@ -36,10 +36,29 @@ BLANKED = [
     ),
 ]
 
+# words the grammar reserves that Kotlin allows as names (soft keywords and modifiers)
+SOFT_KEYWORDS = (
+    rb"by|dynamic|get|set|where|open|sealed|lateinit|override|abstract|final|inline|suspend|external|infix|"
+    rb"tailrec|vararg|internal|private|public|protected|crossinline|noinline"
+)
+MODIFIERS = (
+    rb"open|sealed|lateinit|override|abstract|final|inline|suspend|external|infix|tailrec|vararg|internal|"
+    rb"private|public|protected|crossinline|noinline"
+)
+STATEMENT_START = rb"(?m)(?:^|(?<=[{;]))([ \t]*)"
+
+
+def _capitalized(m: re.Match[bytes]) -> bytes:
+    word = m.group(2)
+    return m.group(1) + word[:1].upper() + word[1:]
+
+
 RENAMED = [
-    # `where` starting a statement is read as a type constraint clause: `where?.let {` (Exposed's WHERE clause)
-    (re.compile(rb"(?m)^([ \t]*)where(?=\??\.)"), rb"\1Where"),
-    # `suspend` as a parameter, a named argument or a call of that parameter is read as the modifier:
+    # such a word starting a statement, assigned or read: `where?.let {` (Exposed's WHERE clause), `set = set or bit`
+    (re.compile(STATEMENT_START + rb"(" + SOFT_KEYWORDS + rb")(?=[ \t]*(?:[-+*/%]?=(?!=)|\??\.))"), _capitalized),
+    # a modifier called at a statement's start: `CloseGuard().apply { open(closer) }`
+    (re.compile(STATEMENT_START + rb"(" + MODIFIERS + rb")(?=\()"), _capitalized),
+    # `suspend` as a parameter, a named argument or a call of that parameter:
     # `suspend: (waiter: W) -> Boolean`, `suspend = { ... }`, `if (suspend(waiter)) return`
     (re.compile(rb"(?<![\w.$])suspend(?=[ \t]*(?:=(?!=)|:(?!:)))|(?<=[(!])suspend(?=\()"), b"Suspend"),
 ]
