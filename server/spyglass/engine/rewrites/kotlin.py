@@ -11,6 +11,7 @@ read in one pass.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from .blanking import blank_group
 
@@ -53,7 +54,7 @@ def _capitalized(m: re.Match[bytes]) -> bytes:
     return m.group(1) + word[:1].upper() + word[1:]
 
 
-RENAMED = [
+RENAMED: list[tuple[re.Pattern[bytes], bytes | Callable[[re.Match[bytes]], bytes]]] = [
     # such a word starting a statement, assigned or read: `where?.let {` (Exposed's WHERE clause), `set = set or bit`
     (re.compile(STATEMENT_START + rb"(" + SOFT_KEYWORDS + rb")(?=[ \t]*(?:[-+*/%]?=(?!=)|\??\.))"), _capitalized),
     # a modifier called at a statement's start: `CloseGuard().apply { open(closer) }`
