@@ -1,0 +1,140 @@
+"""Where the parser loses definitions, per language, over folders of source (a benchmark tool, not a test).
+
+    python bench/parse_audit.py FOLDER ...                      # per language: errors, error regions, coverage
+    python bench/parse_audit.py FOLDER ... --rewrites kotlin    # each file without and with its rewrite
+
+The audit prints, per language: files, files whose tree has an error, lines inside error regions of 20 lines
+or more (where the grammar gave up on a class or a file), the share of non-blank, non-comment lines outside
+every definition, and definitions; ``--worst N`` lists the files with the longest error regions.
+``--rewrites LANGS`` parses every file of those languages without and with its rewrite (engine/rewrites/):
+files with an error, definitions, and every file that parsed cleanly whose definitions the rewrite changed
+(a false match: there should be none). Used in issue 20's twenty-eighth and twenty-ninth sessions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+
+from spyglass.engine import rewrites
+from spyglass.engine.languages import has_grammar, language_for
+from spyglass.engine.parsing import ParseResult, parse_spans
+
+SKIP = {".git", ".spyglass", "node_modules"}
+BIG_ERROR_LINES = 20
+MAX_BYTES = 1_000_000
+COMMENT_STARTS = (b"//", b"#", b"*", b"/*", b"--")
+
+
+def _files(folders: list[str]) -> Iterator[tuple[str, str, bytes]]:
+    for folder in folders:
+        for dirpath, dirnames, filenames in os.walk(folder):
+            dirnames[:] = [d for d in dirnames if d not in SKIP]
+            for name in filenames:
+                path = os.path.join(dirpath, name)
+                language = language_for(path)
+                if not language or not has_grammar(language) or language == "markdown":
+                    continue
+                try:
+                    data = open(path, "rb").read()
+                except OSError:
+                    continue
+                if len(data) <= MAX_BYTES:
+                    yield path, language, data
+
+
+def _error_lines(result: ParseResult) -> int:
+    """Lines inside the tree's error regions of BIG_ERROR_LINES lines or more."""
+    total, stack = 0, [result.tree.root_node] if result.tree is not None else []
+    while stack:
+        node = stack.pop()
+        if node.is_error and node.end_point[0] - node.start_point[0] >= BIG_ERROR_LINES:
+            total += node.end_point[0] - node.start_point[0]
+        elif node.has_error:
+            stack.extend(node.children)
+    return total
+
+
+def _definitions(result: ParseResult) -> set[tuple[str, str, int, int]]:
+    return {(s.name, s.kind, s.start_line, s.end_line) for s in result.spans if s.kind != "module"}
+
+
+def audit(folders: list[str], worst: int) -> None:
+    stats: dict[str, Counter[str]] = defaultdict(Counter)
+    longest: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for path, language, data in _files(folders):
+        result = parse_spans(path, data)
+        code = {
+            i
+            for i, line in enumerate(data.split(b"\n"), 1)
+            if line.strip() and not line.strip().startswith(COMMENT_STARTS)
+        }
+        covered = {n for s in result.spans if s.kind != "module" for n in range(s.start_line, s.end_line + 1)}
+        error_lines = _error_lines(result) if result.had_errors else 0
+        stats[language].update(
+            files=1,
+            errors=int(result.had_errors),
+            error_lines=error_lines,
+            lines=len(code),
+            outside=len(code - covered),
+            definitions=len(_definitions(result)),
+        )
+        if error_lines:
+            longest[language].append((error_lines, path))
+    print("| language | files | with an error | lines in error regions | code outside definitions | definitions |")
+    print("|---|---|---|---|---|---|")
+    for language, c in sorted(stats.items()):
+        print(
+            f"| {language} | {c['files']} | {c['errors']} | {c['error_lines']} "
+            f"| {100 * c['outside'] / max(c['lines'], 1):.1f}% | {c['definitions']} |"
+        )
+    for language, rows in sorted(longest.items()):
+        for lines, path in sorted(rows, reverse=True)[:worst]:
+            print(f"{language}: {lines} lines in error regions: {path}")
+
+
+def compare_rewrites(folders: list[str], languages: set[str]) -> None:
+    stats: Counter[str] = Counter()
+    for path, language, data in _files(folders):
+        rewrite = rewrites.REWRITES.get(language)
+        if language not in languages or rewrite is None:
+            continue
+        stats["files"] += 1
+        if rewrite(data) == data:
+            continue
+        stats["rewritten"] += 1
+        del rewrites.REWRITES[language]
+        try:
+            before = parse_spans(path, data)
+        finally:
+            rewrites.REWRITES[language] = rewrite
+        after = parse_spans(path, data)
+        old, new = _definitions(before), _definitions(after)
+        stats.update(
+            errors_before=int(before.had_errors),
+            errors_after=int(after.had_errors),
+            definitions_before=len(old),
+            definitions_after=len(new),
+        )
+        if not before.had_errors and old != new:
+            stats["cleanly_parsed_changed"] += 1
+            print(f"changed though it parsed cleanly: {path}: {sorted(old - new)[:3]} -> {sorted(new - old)[:3]}")
+    print(dict(stats))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("folders", nargs="+")
+    parser.add_argument("--worst", type=int, default=3, help="files with the longest error regions, per language")
+    parser.add_argument("--rewrites", help="languages (comma-separated): parse without and with their rewrite")
+    args = parser.parse_args()
+    if args.rewrites:
+        compare_rewrites(args.folders, set(args.rewrites.split(",")))
+    else:
+        audit(args.folders, args.worst)
+
+
+if __name__ == "__main__":
+    main()
