@@ -18,9 +18,12 @@ import os
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 
+from tree_sitter import Parser
+
 from spyglass.engine import rewrites
-from spyglass.engine.languages import has_grammar, language_for
+from spyglass.engine.languages import grammar_for, has_grammar, language_for
 from spyglass.engine.parsing import ParseResult, parse_spans
+from spyglass.engine.rewrites import rewritten
 
 SKIP = {".git", ".spyglass", "node_modules"}
 BIG_ERROR_LINES = 20
@@ -45,9 +48,12 @@ def _files(folders: list[str]) -> Iterator[tuple[str, str, bytes]]:
                     yield path, language, data
 
 
-def _error_lines(result: ParseResult) -> int:
-    """Lines inside the tree's error regions of BIG_ERROR_LINES lines or more."""
-    total, stack = 0, [result.tree.root_node] if result.tree is not None else []
+def _error_lines(language: str, data: bytes) -> int:
+    """Lines inside the tree's error regions of BIG_ERROR_LINES lines or more (the tree the indexer parses)."""
+    grammar = grammar_for(language)
+    if grammar is None:
+        return 0
+    total, stack = 0, [Parser(grammar[0]).parse(rewritten(language, data)).root_node]
     while stack:
         node = stack.pop()
         if node.is_error and node.end_point[0] - node.start_point[0] >= BIG_ERROR_LINES:
@@ -72,7 +78,7 @@ def audit(folders: list[str], worst: int) -> None:
             if line.strip() and not line.strip().startswith(COMMENT_STARTS)
         }
         covered = {n for s in result.spans if s.kind != "module" for n in range(s.start_line, s.end_line + 1)}
-        error_lines = _error_lines(result) if result.had_errors else 0
+        error_lines = _error_lines(language, data) if result.had_errors else 0
         stats[language].update(
             files=1,
             errors=int(result.had_errors),

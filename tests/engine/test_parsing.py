@@ -1123,6 +1123,9 @@ def test_typescript_generic_call_signatures_after_a_member_keep_the_file_parsed(
         ("function", "createFactory"),
     ]
     assert parse_spans("types.ts", src).spans[1].text.startswith("export interface HandlerInterface")
+    # the tree of rewritten text is not kept for an incremental parse: an editor's edits describe the file
+    assert result.tree is None
+    assert parse_spans("plain.ts", b"export function f() {}\n").tree is not None
     # a generic call on the next line of an expression, or a TSX element, is left alone
     assert not parse_spans("call.ts", b"const r = f(a,\n  <T>(x: T) => x)\n").had_errors
     tsx = b"export function App() {\n  return (\n    <div>\n      <Item>(one)</Item>\n    </div>\n  )\n}\n"

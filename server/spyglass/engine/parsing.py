@@ -100,7 +100,8 @@ class ParseResult:
     language: str  # the language label used for the spans ("text" when unknown)
     had_errors: bool = False  # the syntax tree had ERROR or MISSING nodes
     parsed: bool = False  # spans come from a syntax tree (False: windows)
-    tree: Any = None  # the tree-sitter tree, for the next incremental parse of an edited buffer
+    tree: Any = None  # the tree-sitter tree, for the next incremental parse of an edited buffer (None when
+    # the grammar read rewritten text: rewrites/)
 
 
 def parse_spans(
@@ -245,8 +246,15 @@ def _parse(rel_path, data, lines: _Lines, settings, label, grammar, old_tree=Non
     if old_tree is not None and getattr(old_tree, "language", None) != parser.language:
         old_tree = None  # the file's language changed: start afresh
     spec = spec_for(label)
-    data = rewritten(label, data)  # for the tree and the names; what is indexed comes from ``lines``
+    prepared = rewritten(label, data)  # for the tree and the names; what is indexed comes from ``lines``
+    # an editor's edits describe the file's bytes, not the rewritten ones: a tree of rewritten text is neither
+    # reused nor kept for reuse (a full parse instead: 73 ms for 436 KB, docs/lsp.md)
+    reusable = prepared == data
+    if not reusable:
+        old_tree = None
+    data = prepared
     tree = parser.parse(data, old_tree) if old_tree is not None else parser.parse(data)
+    kept = tree if reusable else None
     root = tree.root_node
     defs, module_doc_node = _collect(query, root, data)
     if spec is not None and spec.open_ended:
@@ -276,7 +284,7 @@ def _parse(rel_path, data, lines: _Lines, settings, label, grammar, old_tree=Non
         else:
             for sp in _windows(rel_path, lines, settings, label, "module"):
                 emitter.spans.append(_replace_names(sp, file_name, module_q, module_doc))
-        return ParseResult(emitter.spans, label, root.has_error, True, tree)
+        return ParseResult(emitter.spans, label, root.has_error, True, kept)
 
     first_line = next((t.strip() for t in lines.text if t.strip()), "")
     emit_module(_render(lines, 0, len(lines) - 1, top, 0, len(data)), first_line[:LONG_LINE])
@@ -298,7 +306,7 @@ def _parse(rel_path, data, lines: _Lines, settings, label, grammar, old_tree=Non
             lines.text[d.header_line].strip()[:LONG_LINE],
         )
         stack.extend(reversed(d.children))
-    return ParseResult(emitter.spans, label, root.has_error, True, tree)
+    return ParseResult(emitter.spans, label, root.has_error, True, kept)
 
 
 def _collect(query, root: Node, data: bytes) -> tuple[list[_Def], Node | None]:
