@@ -998,6 +998,8 @@ def test_macro_blanking_reads_a_hostile_line_once() -> None:
 
 
 KOTLIN_THE_GRAMMAR_MISREADS = b"""\
+@file:JvmMultifileClass @file:JvmName("FlowKt")
+
 @JvmInline
 public value class ChannelResult<out T>
 @PublishedApi internal constructor(@PublishedApi internal val holder: Any?) {
@@ -1060,9 +1062,10 @@ fun last(): Int = 1
 
 def test_kotlin_forms_the_grammar_misreads_keep_their_definitions() -> None:
     # each form made tree-sitter-kotlin 1.1 give up on the rest of its class or file (Exposed's column types,
-    # kotlinx.coroutines' Channel and Semaphore): a guard in a when branch, annotations of an accessor or of a
-    # primary constructor on the line after the class name, a soft keyword used as a name at a statement's start
-    # (`where?.let`, `set = set or bit`, `open(closer)`), `suspend` as a parameter or a named argument
+    # kotlinx.coroutines' Channel and Semaphore): two file annotations on a line, a guard in a when branch,
+    # annotations of an accessor or of a primary constructor on the line after the class name, a soft keyword
+    # used as a name at a statement's start (`where?.let`, `set = set or bit`, `open(closer)`), `suspend` as a
+    # parameter or a named argument
     result = parse_spans("Schema.kt", KOTLIN_THE_GRAMMAR_MISREADS)
     assert not result.had_errors
     names = [(s.kind, s.qualname) for s in result.spans if s.kind != "module"]
@@ -1083,7 +1086,7 @@ def test_kotlin_forms_the_grammar_misreads_keep_their_definitions() -> None:
     assert "@PublishedApi internal constructor" in by_name["ChannelResult"].text  # indexed as written
     assert "is String if value.isHexAndDashFormat() ->" in by_name["valueFromDB"].text
     assert "where?.let" in by_name["prepareSQL"].text
-    assert (by_name["valueFromDB"].start_line, by_name["valueFromDB"].end_line) == (21, 28)
+    assert (by_name["valueFromDB"].start_line, by_name["valueFromDB"].end_line) == (23, 30)
 
 
 def test_typescript_generic_call_signatures_after_a_member_keep_the_file_parsed() -> None:

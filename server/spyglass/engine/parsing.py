@@ -70,8 +70,9 @@ COMMENT_TYPES = frozenset({"haddock"})
 # declaration (``<T> T deserialize(JsonElement json)``, not ``@SuppressWarnings("TypeParameterUnusedInFormals")``);
 # 13: a GoogleTest test (``TEST_F(StrCatTest, Ints) {``) is named after its suite and test (``StrCatTest.Ints``);
 # 14: Kotlin and TypeScript forms their grammars misread are rewritten before parsing (rewrites/kotlin.py,
-# rewrites/typescript.py): a when guard, an annotated accessor, a generic call signature after a member
-PARSER_VERSION = 14
+# rewrites/typescript.py): a when guard, an annotated accessor, a generic call signature after a member; 15: two
+# Kotlin file annotations on a line (``@file:JvmMultifileClass @file:JvmName("FlowKt")``)
+PARSER_VERSION = 15
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from .blanking import blank_group
 
 ANNOTATION = rb"(?<![\w@])@[\w.:]{1,200}(?:\([^()\n]{0,300}\))?"  # @PublishedApi, @OptIn(InternalApi::class)
+FILE_ANNOTATION = rb"@file:[\w.]{1,200}(?:\([^()\n]{0,300}\))?"  # @file:JvmName("FlowKt")
 VISIBILITY = rb"(?:(?:public|private|internal|protected)[ \t]+)?"
 GAP = rb"[ \t]*(?:\r?\n[ \t]*)?"  # after an annotation: spaces, at most one line break
 PARENTHESES = rb"\((?:[^()]|\((?:[^()]|\([^()]*\))*\)){0,1000}\)"  # three levels deep, across lines
@@ -26,6 +27,8 @@ BLANKED = [
     re.compile(
         rb"(?m)^[ \t]*!?is[ \t]+[^\n]{1,200}?[ \t](?P<m>if(?:[ \t]*" + PARENTHESES + rb"|\b[^\n]{0,300}?))(?=\s*->)"
     ),
+    # a file annotation after another on its line: `@file:JvmMultifileClass @file:JvmName("FlowKt")`
+    re.compile(rb"(?m)^[ \t]*" + FILE_ANNOTATION + rb"(?P<m>(?:[ \t]+" + FILE_ANNOTATION + rb"){1,8})"),
     # annotations of a property's accessor: `@OptIn(InternalApi::class)\n get() =`, `@InternalAPI set(value) {`
     re.compile(rb"(?P<m>(?:" + ANNOTATION + GAP + rb"){1,4})(?=" + VISIBILITY + rb"(?<![\w$])(?:get|set)[ \t]*\()"),
     # annotations of a primary constructor on the line after the class name, on the constructor's line:
