@@ -1037,6 +1037,7 @@ fun prepareSQL(where: Op<Boolean>?): String = buildString {
     where?.let { append(" WHERE ") }
 }
 
+// `suspend` tells whether to wait.
 private inline fun <W> acquire(waiter: W, suspend: (waiter: W) -> Boolean) {
     if (suspend(waiter)) return
 }
@@ -1087,6 +1088,15 @@ def test_kotlin_forms_the_grammar_misreads_keep_their_definitions() -> None:
     assert "is String if value.isHexAndDashFormat() ->" in by_name["valueFromDB"].text
     assert "where?.let" in by_name["prepareSQL"].text
     assert (by_name["valueFromDB"].start_line, by_name["valueFromDB"].end_line) == (23, 30)
+    # a doc is read from the file as written, not from the text rewritten for the grammar
+    assert by_name["acquire"].doc == "`suspend` tells whether to wait."
+    # a branch whose body holds an `if` and a lambda is no guard; a suspend function type is no call
+    for left_alone in [
+        b"fun f(v: Any) = when (v) {\n    is String -> if (v.isEmpty()) 0 else v.map { c -> c.code }.sum()\n"
+        b"    else -> 1\n}\n",
+        b"val g: (suspend() -> Unit)? = null\n",
+    ]:
+        assert rewritten("kotlin", left_alone) == left_alone
 
 
 def test_typescript_generic_call_signatures_after_a_member_keep_the_file_parsed() -> None:
@@ -1106,6 +1116,12 @@ def test_typescript_generic_call_signatures_after_a_member_keep_the_file_parsed(
         b"  ): HonoBase<E>\n"
         b"}\n"
         b"\n"
+        b"interface Overloads {\n"
+        b"  a(): void\n"
+        b"  <T>(x: T): T\n"
+        b"  <U extends Input = {}>(y: U): U\n"
+        b"}\n"
+        b"\n"
         b"export interface LogFn {\n"
         b"  // a first member after a comment, then one after a semicolon\n"
         b"  <T extends string>(msg: T): void;\n"
@@ -1121,6 +1137,7 @@ def test_typescript_generic_call_signatures_after_a_member_keep_the_file_parsed(
     assert not result.had_errors
     assert [(s.kind, s.name) for s in result.spans if s.kind != "module"] == [
         ("interface", "HandlerInterface"),
+        ("interface", "Overloads"),
         ("interface", "LogFn"),
         ("type", "MergePath"),
         ("function", "createFactory"),
@@ -1129,8 +1146,17 @@ def test_typescript_generic_call_signatures_after_a_member_keep_the_file_parsed(
     # the tree of rewritten text is not kept for an incremental parse: an editor's edits describe the file
     assert result.tree is None
     assert parse_spans("plain.ts", b"export function f() {}\n").tree is not None
-    # a generic call on the next line of an expression, or a TSX element, is left alone
-    assert not parse_spans("call.ts", b"const r = f(a,\n  <T>(x: T) => x)\n").had_errors
+    assert next(s for s in result.spans if s.name == "Overloads").end_line == 18  # both signatures read
+    # a generic arrow on the next line of an expression, type arguments on the next line, and a TSX element
+    # are left alone
+    for left_alone in [
+        b"const r = f(a,\n  <T>(x: T) => x)\n",
+        b"export const createSelector = (a: number) =>\n  <T>(x: T): T => x\n",
+        b"function f() {\n  return\n  <T>(x: T) => x\n}\n",
+        b"export interface Props extends Base\n  <A, B> {\n  x: A\n}\n",
+    ]:
+        assert rewritten("typescript", left_alone) == left_alone
+        assert not parse_spans("call.ts", left_alone).had_errors
     tsx = b"export function App() {\n  return (\n    <div>\n      <Item>(one)</Item>\n    </div>\n  )\n}\n"
     assert not parse_spans("App.tsx", tsx).had_errors
 
@@ -1140,6 +1166,8 @@ def test_rewrites_keep_length_and_lines_and_read_a_hostile_line_once() -> None:
         ("kotlin", b"  is A" + b" if" * 20_000 + b"\n"),
         ("kotlin", b"  is A if (" + b"(" * 20_000 + b"\n"),
         ("kotlin", b"@A " * 30_000 + b"\nget()\n"),
+        ("kotlin", b"is A" + b" if" * 66 + b" " * 100_000 + b"\n"),
+        ("typescript", b"interface I {\n  a(): void\n" + b"  <" * 50_000 + b"\n}\n"),
         ("typescript", (b"x // " + b"/" * 3_000 + b"\n") * 2_000),
         ("typescript", b"a" * 100_000 + b"\n" + b" " * 100_000 + b"<T>(x)\n"),
     ]:

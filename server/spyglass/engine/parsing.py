@@ -71,8 +71,9 @@ COMMENT_TYPES = frozenset({"haddock"})
 # 13: a GoogleTest test (``TEST_F(StrCatTest, Ints) {``) is named after its suite and test (``StrCatTest.Ints``);
 # 14: Kotlin and TypeScript forms their grammars misread are rewritten before parsing (rewrites/kotlin.py,
 # rewrites/typescript.py): a when guard, an annotated accessor, a generic call signature after a member; 15: two
-# Kotlin file annotations on a line (``@file:JvmMultifileClass @file:JvmName("FlowKt")``)
-PARSER_VERSION = 15
+# Kotlin file annotations on a line (``@file:JvmMultifileClass @file:JvmName("FlowKt")``); 16: docs are read from
+# the file as written, not from the text rewritten for the grammar (``// class ABSL_MUST_USE_RESULT T {`` in a comment)
+PARSER_VERSION = 16
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200
@@ -247,7 +248,7 @@ def _parse(rel_path, data, lines: _Lines, settings, label, grammar, old_tree=Non
     if old_tree is not None and getattr(old_tree, "language", None) != parser.language:
         old_tree = None  # the file's language changed: start afresh
     spec = spec_for(label)
-    prepared = rewritten(label, data)  # for the tree and the names; what is indexed comes from ``lines``
+    prepared = rewritten(label, data)  # for the tree and the names; docs, signatures and text come from ``lines``
     # an editor's edits describe the file's bytes, not the rewritten ones: a tree of rewritten text is neither
     # reused nor kept for reuse (a full parse instead: 73 ms for 436 KB, docs/lsp.md)
     reusable = prepared == data
@@ -268,9 +269,9 @@ def _parse(rel_path, data, lines: _Lines, settings, label, grammar, old_tree=Non
 
     file_name = PurePosixPath(rel_path).name
     module_q = _module_qualname(rel_path, spec.dotted_module if spec else False)
-    module_doc = _clean_doc(_text(data, module_doc_node)) if module_doc_node is not None else ""
+    module_doc = _clean_doc(_text(lines.data, module_doc_node)) if module_doc_node is not None else ""
     if not module_doc:
-        module_doc = _leading_file_comment(root, data, lines, {d.node.start_byte for d in defs})
+        module_doc = _leading_file_comment(root, lines.data, lines, {d.node.start_byte for d in defs})
     emitter = _Emitter(lines, settings, label)
 
     def emit_module(entries: list[tuple[int, str]], header: str | None) -> None:
@@ -297,7 +298,7 @@ def _parse(rel_path, data, lines: _Lines, settings, label, grammar, old_tree=Non
             d.name,
             d.qualname,
             d.signature,
-            _doc(d, data, lines),
+            _doc(d, lines.data, lines),
             d.parent_qualname,
             d.start_line,
             d.end_line,

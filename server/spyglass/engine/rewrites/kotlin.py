@@ -19,13 +19,16 @@ ANNOTATION = rb"(?<![\w@])@[\w.:]{1,200}(?:\([^()\n]{0,300}\))?"  # @PublishedAp
 FILE_ANNOTATION = rb"@file:[\w.]{1,200}(?:\([^()\n]{0,300}\))?"  # @file:JvmName("FlowKt")
 VISIBILITY = rb"(?:(?:public|private|internal|protected)[ \t]+)?"
 GAP = rb"[ \t]*(?:\r?\n[ \t]*)?"  # after an annotation: spaces, at most one line break
+TYPE = rb"[\w.<>?*, \t]{1,200}?"  # the type of an `is` check: ExpressionWithColumnType<*>, Map<K, V>?
 PARENTHESES = rb"\((?:[^()]|\((?:[^()]|\([^()]*\))*\)){0,1000}\)"  # three levels deep, across lines
 
 BLANKED = [
     # a guard in a when branch (Kotlin 2.1), on one line or in parentheses over several:
     # `is String if value.isHexAndDashFormat() ->`, `is ExpressionWithColumnType<*> if (\n ...\n) ->`
+    # (the type holds no `->`, and a one-line guard no braces: `is String -> if (x) a else b.map { y -> y }` is none)
     re.compile(
-        rb"(?m)^[ \t]*!?is[ \t]+[^\n]{1,200}?[ \t](?P<m>if(?:[ \t]*" + PARENTHESES + rb"|\b[^\n]{0,300}?))(?=\s*->)"
+        rb"(?m)^[ \t]*!?is[ \t]+" + TYPE + rb"[ \t](?P<m>if(?:[ \t]*" + PARENTHESES + rb"|\b[^\n{}]{0,300}?[^\s{}]))"
+        rb"(?=[ \t]{0,200}(?:\r?\n[ \t]{0,200}){0,2}->)"
     ),
     # a file annotation after another on its line: `@file:JvmMultifileClass @file:JvmName("FlowKt")`
     re.compile(rb"(?m)^[ \t]*" + FILE_ANNOTATION + rb"(?P<m>(?:[ \t]+" + FILE_ANNOTATION + rb"){1,8})"),
@@ -63,8 +66,10 @@ RENAMED: list[tuple[re.Pattern[bytes], bytes | Callable[[re.Match[bytes]], bytes
     # a modifier called at a statement's start: `CloseGuard().apply { open(closer) }`
     (re.compile(STATEMENT_START + rb"(" + MODIFIERS + rb")(?=\()"), _capitalized),
     # `suspend` as a parameter, a named argument or a call of that parameter:
-    # `suspend: (waiter: W) -> Boolean`, `suspend = { ... }`, `if (suspend(waiter)) return`
-    (re.compile(rb"(?<![\w.$])suspend(?=[ \t]*(?:=(?!=)|:(?!:)))|(?<=[(!])suspend(?=\()"), b"Suspend"),
+    # `suspend: (waiter: W) -> Boolean`, `suspend = { ... }`, `if (suspend(waiter)) return` (not the type
+    # `(suspend() -> Unit)?`)
+    (re.compile(rb"(?<![\w.$])suspend(?=[ \t]*(?:=(?!=)|:(?!:)))"), b"Suspend"),
+    (re.compile(rb"(?<=[(!])suspend(?=\()(?!\([^()\n]*\)[ \t]*->)"), b"Suspend"),
 ]
 
 
