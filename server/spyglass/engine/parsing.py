@@ -248,14 +248,15 @@ def _parse(rel_path, data, lines: _Lines, settings, label, grammar, old_tree=Non
     if old_tree is not None and getattr(old_tree, "language", None) != parser.language:
         old_tree = None  # the file's language changed: start afresh
     spec = spec_for(label)
-    prepared = rewritten(label, data)  # for the tree and the names; docs, signatures and text come from ``lines``
+    # the grammar reads the text rewritten where it would misread it (rewrites/): the same length and lines, so
+    # the tree's offsets hold for the file, from which names, docs, signatures and text are all read
+    prepared = rewritten(label, data)
     # an editor's edits describe the file's bytes, not the rewritten ones: a tree of rewritten text is neither
     # reused nor kept for reuse (a full parse instead: 73 ms for 436 KB, docs/lsp.md)
     reusable = prepared == data
     if not reusable:
         old_tree = None
-    data = prepared
-    tree = parser.parse(data, old_tree) if old_tree is not None else parser.parse(data)
+    tree = parser.parse(prepared, old_tree) if old_tree is not None else parser.parse(prepared)
     kept = tree if reusable else None
     root = tree.root_node
     defs, module_doc_node = _collect(query, root, data)
@@ -269,9 +270,9 @@ def _parse(rel_path, data, lines: _Lines, settings, label, grammar, old_tree=Non
 
     file_name = PurePosixPath(rel_path).name
     module_q = _module_qualname(rel_path, spec.dotted_module if spec else False)
-    module_doc = _clean_doc(_text(lines.data, module_doc_node)) if module_doc_node is not None else ""
+    module_doc = _clean_doc(_text(data, module_doc_node)) if module_doc_node is not None else ""
     if not module_doc:
-        module_doc = _leading_file_comment(root, lines.data, lines, {d.node.start_byte for d in defs})
+        module_doc = _leading_file_comment(root, data, lines, {d.node.start_byte for d in defs})
     emitter = _Emitter(lines, settings, label)
 
     def emit_module(entries: list[tuple[int, str]], header: str | None) -> None:
@@ -298,7 +299,7 @@ def _parse(rel_path, data, lines: _Lines, settings, label, grammar, old_tree=Non
             d.name,
             d.qualname,
             d.signature,
-            _doc(d, lines.data, lines),
+            _doc(d, data, lines),
             d.parent_qualname,
             d.start_line,
             d.end_line,
