@@ -1,7 +1,8 @@
 """Source text rewritten before parsing where a grammar cannot read what the compiler can.
 
 Each rewrite keeps the text's length and lines, so the tree's byte offsets and lines point into the file as
-written; the tree and the names come from the rewritten text, what is indexed from the file as written.
+written: only the tree comes from the rewritten text; names, docs, signatures and what is indexed are read from
+the file as written (parsing.py). A tree of rewritten text is not reused for an incremental parse.
 """
 
 from __future__ import annotations
