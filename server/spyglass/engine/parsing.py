@@ -72,7 +72,7 @@ COMMENT_TYPES = frozenset({"haddock"})
 # 14: Kotlin and TypeScript forms their grammars misread are rewritten before parsing (rewrites/kotlin.py,
 # rewrites/typescript.py): a when guard, an annotated accessor, a generic call signature after a member; 15: two
 # Kotlin file annotations on a line (``@file:JvmMultifileClass @file:JvmName("FlowKt")``); 16: docs are read from
-# the file as written, not from the text rewritten for the grammar (``// class ABSL_MUST_USE_RESULT T {`` in a comment)
+# the file as written, not from the text rewritten for the grammar (``// class ABSL_ATTRIBUTE_WARN_UNUSED MyType {``)
 PARSER_VERSION = 16
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
