@@ -1147,6 +1147,23 @@ def test_typescript_generic_call_signatures_after_a_member_keep_the_file_parsed(
     assert result.tree is None
     assert parse_spans("plain.ts", b"export function f() {}\n").tree is not None
     assert next(s for s in result.spans if s.name == "Overloads").end_line == 18  # both signatures read
+    # variance annotations and `export type *` (TypeScript 4.7, 5.0) are no syntax error: a file is not listed
+    # as broken for them
+    modern = (
+        b"export type * from './types'\n"
+        b"export interface ZodType<\n"
+        b"  /** @ts-ignore Cast variance */\n"
+        b"  out Output = unknown,\n"
+        b"  out Internals extends Base<Output> = Base<Output>,\n"
+        b"> {\n"
+        b"  parse(x: unknown): Output\n"
+        b"}\n"
+        b"export interface ActorLogic<in out TEvent extends EventObject, in TInput = unknown> {}\n"
+    )
+    modern_result = parse_spans("schemas.ts", modern)
+    assert not modern_result.had_errors
+    assert [s.name for s in modern_result.spans if s.kind != "module"] == ["ZodType", "ActorLogic"]
+    assert "out Output = unknown" in modern_result.spans[1].signature  # read as written
     # a generic arrow on the next line of an expression, type arguments on the next line, and a TSX element
     # are left alone
     for left_alone in [
@@ -1154,6 +1171,8 @@ def test_typescript_generic_call_signatures_after_a_member_keep_the_file_parsed(
         b"export const createSelector = (a: number) =>\n  <T>(x: T): T => x\n",
         b"function f() {\n  return\n  <T>(x: T) => x\n}\n",
         b"export interface Props extends Base\n  <A, B> {\n  x: A\n}\n",
+        b"for (const k in obj) {\n  f(k, out)\n}\nconst m = new Map<string, number>()\n",
+        b"export * from './all'\nexport type { A } from './a'\n",
     ]:
         assert rewritten("typescript", left_alone) == left_alone
         assert not parse_spans("call.ts", left_alone).had_errors
@@ -1168,6 +1187,7 @@ def test_rewrites_keep_length_and_lines_and_read_a_hostile_line_once() -> None:
         ("kotlin", b"@A " * 30_000 + b"\nget()\n"),
         ("kotlin", b"is A" + b" if" * 66 + b" " * 100_000 + b"\n"),
         ("typescript", b"interface I {\n  a(): void\n" + b"  <" * 50_000 + b"\n}\n"),
+        ("typescript", b",/*" * 50_000 + b"\n" + b"<" + b" " * 100_000 + b"\n"),
         ("typescript", (b"x // " + b"/" * 3_000 + b"\n") * 2_000),
         ("typescript", b"a" * 100_000 + b"\n" + b" " * 100_000 + b"<T>(x)\n"),
     ]:

@@ -72,8 +72,9 @@ COMMENT_TYPES = frozenset({"haddock"})
 # 14: Kotlin and TypeScript forms their grammars misread are rewritten before parsing (rewrites/kotlin.py,
 # rewrites/typescript.py): a when guard, an annotated accessor, a generic call signature after a member; 15: two
 # Kotlin file annotations on a line (``@file:JvmMultifileClass @file:JvmName("FlowKt")``); 16: docs are read from
-# the file as written, not from the text rewritten for the grammar (``// class ABSL_ATTRIBUTE_WARN_UNUSED MyType {``)
-PARSER_VERSION = 16
+# the file as written, not from the text rewritten for the grammar (``// class ABSL_ATTRIBUTE_WARN_UNUSED MyType {``);
+# 17: TypeScript variance annotations and ``export type *`` are no syntax error (the same spans; a file's flag)
+PARSER_VERSION = 17
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200

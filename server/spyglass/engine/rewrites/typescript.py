@@ -12,12 +12,24 @@ A line is such a signature when it starts, after its indentation, with a type pa
 ``>`` is followed by ``(``, and the code of the line before it (blank and ``//`` lines skipped, a trailing
 ``//`` comment cut) ends a member: in a name, ``)``, ``]``, ``>`` or a quote, but not in ``=>`` (a curried
 arrow, ``(a) =>\\n  <T>(x: T) => x``) nor in a keyword that takes an expression or a type after it.
+
+Two forms of TypeScript 4.7 and 5.0 the grammar reports as syntax errors without losing a definition are
+blanked, so that a file is not listed as broken: variance annotations (``interface ZodType<out Output>``,
+``<in out TEvent extends EventObject>``) and ``export type * from './types'``.
 """
 
 from __future__ import annotations
 
 import re
 
+from .blanking import blank_group
+
+# `in`, `out` or `in out` before a type parameter's name, after `<` or `,` and any line breaks and one-line comments
+VARIANCE_RE = re.compile(
+    rb"[<,][ \t]*(?:(?://[^\r\n]{0,200})?\r?\n[ \t]*|/\*[^\r\n]{0,200}?\*/[ \t]*){0,20}(?P<m>(?:in[ \t]+)?out|in)"
+    rb"(?=[ \t]+[A-Za-z_$][\w$]{0,200}\s*(?:extends\b|=|,|>))"
+)
+EXPORT_TYPE_STAR_RE = re.compile(rb"(?m)^[ \t]*export[ \t]+(?P<m>type)(?=[ \t]+\*)")
 SIGNATURE_START_RE = re.compile(rb"([ \t]+)<(?=[ \t]*(?:\r?$|[A-Za-z_$]))")
 MEMBER_END_RE = re.compile(rb"[\w$>)\]'\"]$")
 KEYWORD_END_RE = re.compile(
@@ -54,9 +66,17 @@ def _code(line: bytes) -> bytes:
 
 
 def rewrite_typescript(data: bytes) -> bytes:
-    """``data`` with a ``;`` before each generic call signature that follows another member: same length."""
+    """``data`` rewritten for the grammar (the module doc's three forms): same length, same lines."""
+    if b"export" in data:
+        data = EXPORT_TYPE_STAR_RE.sub(blank_group, data)
     if b"<" not in data:
         return data
+    data = VARIANCE_RE.sub(blank_group, data)
+    return _end_call_signatures(data)
+
+
+def _end_call_signatures(data: bytes) -> bytes:
+    """``data`` with a ``;`` before each generic call signature that follows another member."""
     out = bytearray(data)
     previous = b""  # the code of the last line that had any
     offset = 0
