@@ -969,6 +969,62 @@ def test_function_like_macros_are_definitions_and_constants_are_not() -> None:
         assert check.signature == "# define CHECK(cond)"  # the line continuation is not part of it
 
 
+PYTHON_TYPE_ALIASES = b'''\
+"""Types."""
+from typing import Literal, TypeAlias, Union
+import typing as t
+
+# A point in the plane.
+type Point[T] = tuple[T, T]
+
+JsonValue: TypeAlias = Union[int, str, list["JsonValue"]]
+"""Any value JSON can hold."""
+
+Wide: t.TypeAlias = Union[
+    int,
+    float,
+]
+StrOrBytes = Union[str, bytes]
+Mode = t.Literal["r", "w"]
+NotAnAlias: int = 3
+CONST = VALUES[3]
+
+if TYPE_CHECKING:
+    Later: TypeAlias = "Point[int]"
+
+class Box:
+    Inner: TypeAlias = int
+
+    def get(self) -> Inner:
+        Local = Union[int, str]
+        return 1
+'''
+
+
+def test_a_python_type_alias_is_a_definition() -> None:
+    # a type alias is a definition in TypeScript, Go and Kotlin: in Python too (PEP 695, PEP 613, and at a
+    # module's top level PEP 484's implicit alias of a form only a type can be), with its attribute docstring
+    result = parse_spans("types.py", PYTHON_TYPE_ALIASES)
+    assert result.parsed and not result.had_errors
+    spans = [s for s in result.spans if s.kind != "module"]
+    assert [(s.kind, s.qualname, s.start_line, s.end_line) for s in spans] == [
+        ("type", "Point", 6, 6),
+        ("type", "JsonValue", 8, 8),
+        ("type", "Wide", 11, 14),
+        ("type", "StrOrBytes", 15, 15),
+        ("type", "Mode", 16, 16),
+        ("type", "Later", 21, 21),
+        ("class", "Box", 23, 28),
+        ("type", "Box.Inner", 24, 24),
+        ("method", "Box.get", 26, 28),
+    ]
+    by_name = {s.qualname: s for s in spans}
+    assert by_name["Point"].doc == "A point in the plane."
+    assert by_name["JsonValue"].doc == "Any value JSON can hold."
+    assert by_name["Mode"].signature == 'Mode = t.Literal["r", "w"]'
+    assert by_name["Wide"].text.endswith("]")
+
+
 def test_a_googletest_test_is_named_after_its_suite_and_test() -> None:
     # `TEST_F(StrCatTest, Ints) {...}` parses as a function named TEST_F; abseil alone has about a thousand
     src = (
@@ -1055,6 +1111,10 @@ class Settings {
 
 fun guard() {
     CloseGuard().apply { open(closer) }
+    val in1 = source()
+    assertThat(in1.read()).isEqualTo(1)
+    in1.close()
+    as_2.close(); else3.close()
 }
 
 fun last(): Int = 1
@@ -1066,7 +1126,7 @@ def test_kotlin_forms_the_grammar_misreads_keep_their_definitions() -> None:
     # kotlinx.coroutines' Channel and Semaphore): two file annotations on a line, a guard in a when branch,
     # annotations of an accessor or of a primary constructor on the line after the class name, a soft keyword
     # used as a name at a statement's start (`where?.let`, `set = set or bit`, `open(closer)`), `suspend` as a
-    # parameter or a named argument
+    # parameter or a named argument, `in1.close()` (read as the operator `in` continuing the line before)
     result = parse_spans("Schema.kt", KOTLIN_THE_GRAMMAR_MISREADS)
     assert not result.had_errors
     names = [(s.kind, s.qualname) for s in result.spans if s.kind != "module"]

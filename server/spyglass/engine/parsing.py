@@ -73,8 +73,10 @@ COMMENT_TYPES = frozenset({"haddock"})
 # rewrites/typescript.py): a when guard, an annotated accessor, a generic call signature after a member; 15: two
 # Kotlin file annotations on a line (``@file:JvmMultifileClass @file:JvmName("FlowKt")``); 16: docs are read from
 # the file as written, not from the text rewritten for the grammar (``// class ABSL_ATTRIBUTE_WARN_UNUSED MyType {``);
-# 17: TypeScript variance annotations and ``export type *`` are no syntax error (the same spans; a file's flag)
-PARSER_VERSION = 17
+# 17: TypeScript variance annotations and ``export type *`` are no syntax error (the same spans; a file's flag);
+# 18: a Python type alias is a span (``type Point[T] = ...``, ``JsonValue: TypeAlias = ...``), and Kotlin's ``in1.close()``
+# at a statement's start no longer ends the parse of its class (rewrites/kotlin.py)
+PARSER_VERSION = 18
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200

@@ -22,3 +22,47 @@
 
 (decorated_definition
   definition: (class_definition name: (identifier) @name)) @definition.class
+
+; A type alias is a definition, as in TypeScript, Go or Kotlin: `type Point[T] = tuple[T, T]` (PEP 695),
+; `JsonValue: TypeAlias = Union[...]` (PEP 613, also `typing.TypeAlias`), and at a module's top level a name bound
+; to what only a type can be (`StrOrBytes = Union[str, bytes]`, `Mode = Literal["r", "w"]`: PEP 484's implicit
+; alias); a string right below one is its doc (an attribute docstring, which Sphinx and pydantic's docs read).
+(type_alias_statement
+  left: (type [(identifier) @name (generic_type . (identifier) @name)])) @definition.type
+
+((type_alias_statement
+  left: (type [(identifier) @name (generic_type . (identifier) @name)])) @definition.type
+  .
+  (expression_statement . (string) @doc .))
+
+(expression_statement
+  (assignment
+    left: (identifier) @name
+    type: (type [(identifier) @_alias (attribute attribute: (identifier) @_alias)])
+    (#eq? @_alias "TypeAlias"))) @definition.type
+
+((expression_statement
+  (assignment
+    left: (identifier) @name
+    type: (type [(identifier) @_alias (attribute attribute: (identifier) @_alias)])
+    (#eq? @_alias "TypeAlias"))) @definition.type
+  .
+  (expression_statement . (string) @doc .))
+
+(module
+  (expression_statement
+    (assignment
+      left: (identifier) @name
+      !type
+      right: (subscript value: [(identifier) @_form (attribute attribute: (identifier) @_form)])
+      (#any-of? @_form "Union" "Optional" "Literal" "Callable" "Annotated"))) @definition.type)
+
+(module
+  (expression_statement
+    (assignment
+      left: (identifier) @name
+      !type
+      right: (subscript value: [(identifier) @_form (attribute attribute: (identifier) @_form)])
+      (#any-of? @_form "Union" "Optional" "Literal" "Callable" "Annotated"))) @definition.type
+  .
+  (expression_statement . (string) @doc .))
