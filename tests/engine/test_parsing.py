@@ -984,10 +984,12 @@ Wide: t.TypeAlias = Union[
     int,
     float,
 ]
-StrOrBytes = Union[str, bytes]
+StrOrBytes = Union[str, bytes]  # noqa: UP007
+"""Text or its encoding."""
 Mode = t.Literal["r", "w"]
 NotAnAlias: int = 3
 CONST = VALUES[3]
+COLUMN = frame.Union[0]
 
 if TYPE_CHECKING:
     Later: TypeAlias = "Point[int]"
@@ -1012,15 +1014,16 @@ def test_a_python_type_alias_is_a_definition() -> None:
         ("type", "JsonValue", 8, 8),
         ("type", "Wide", 11, 14),
         ("type", "StrOrBytes", 15, 15),
-        ("type", "Mode", 16, 16),
-        ("type", "Later", 21, 21),
-        ("class", "Box", 23, 28),
-        ("type", "Box.Inner", 24, 24),
-        ("method", "Box.get", 26, 28),
+        ("type", "Mode", 17, 17),
+        ("type", "Later", 23, 23),
+        ("class", "Box", 25, 30),
+        ("type", "Box.Inner", 26, 26),
+        ("method", "Box.get", 28, 30),
     ]
     by_name = {s.qualname: s for s in spans}
     assert by_name["Point"].doc == "A point in the plane."
     assert by_name["JsonValue"].doc == "Any value JSON can hold."
+    assert by_name["StrOrBytes"].doc == "Text or its encoding."  # past a comment on the alias's line
     assert by_name["Mode"].signature == 'Mode = t.Literal["r", "w"]'
     assert by_name["Wide"].text.endswith("]")
 
@@ -1115,6 +1118,9 @@ fun guard() {
     assertThat(in1.read()).isEqualTo(1)
     in1.close()
     as_2.close(); else3.close()
+    by1.close()
+    where_x.close()
+    constructor1.close()
 }
 
 fun last(): Int = 1

@@ -74,9 +74,11 @@ COMMENT_TYPES = frozenset({"haddock"})
 # Kotlin file annotations on a line (``@file:JvmMultifileClass @file:JvmName("FlowKt")``); 16: docs are read from
 # the file as written, not from the text rewritten for the grammar (``// class ABSL_ATTRIBUTE_WARN_UNUSED MyType {``);
 # 17: TypeScript variance annotations and ``export type *`` are no syntax error (the same spans; a file's flag);
-# 18: a Python type alias is a span (``type Point[T] = ...``, ``JsonValue: TypeAlias = ...``), and Kotlin's ``in1.close()``
-# at a statement's start no longer ends the parse of its class (rewrites/kotlin.py)
-PARSER_VERSION = 18
+# 18: a Python type alias is a span (``type Point[T] = ...``, ``JsonValue: TypeAlias = ...``), and Kotlin's
+# ``in1.close()`` at a statement's start no longer ends the parse of its class (rewrites/kotlin.py); 19: an alias's
+# docstring past a comment on its line, an implicit alias's form only from ``typing`` (not ``df.Union[0]``), and
+# Kotlin's ``by1``, ``where_x``, ``constructor1`` as ``in1``
+PARSER_VERSION = 19
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200

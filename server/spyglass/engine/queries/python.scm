@@ -26,12 +26,16 @@
 ; A type alias is a definition, as in TypeScript, Go or Kotlin: `type Point[T] = tuple[T, T]` (PEP 695),
 ; `JsonValue: TypeAlias = Union[...]` (PEP 613, also `typing.TypeAlias`), and at a module's top level a name bound
 ; to what only a type can be (`StrOrBytes = Union[str, bytes]`, `Mode = Literal["r", "w"]`: PEP 484's implicit
-; alias); a string right below one is its doc (an attribute docstring, which Sphinx and pydantic's docs read).
+; alias: the form named bare or from `typing`, `typing_extensions` or their usual short names `t` and `te`);
+; a string right below one (past a comment on the alias's line) is its doc (an attribute docstring, which Sphinx and
+; pydantic's docs read).
 (type_alias_statement
   left: (type [(identifier) @name (generic_type . (identifier) @name)])) @definition.type
 
 ((type_alias_statement
   left: (type [(identifier) @name (generic_type . (identifier) @name)])) @definition.type
+  .
+  (comment)?
   .
   (expression_statement . (string) @doc .))
 
@@ -47,6 +51,8 @@
     type: (type [(identifier) @_alias (attribute attribute: (identifier) @_alias)])
     (#eq? @_alias "TypeAlias"))) @definition.type
   .
+  (comment)?
+  .
   (expression_statement . (string) @doc .))
 
 (module
@@ -54,7 +60,11 @@
     (assignment
       left: (identifier) @name
       !type
-      right: (subscript value: [(identifier) @_form (attribute attribute: (identifier) @_form)])
+      right: (subscript
+        value: [(identifier) @_form
+                (attribute
+                  object: (identifier) @_typing (#any-of? @_typing "typing" "typing_extensions" "t" "te")
+                  attribute: (identifier) @_form)])
       (#any-of? @_form "Union" "Optional" "Literal" "Callable" "Annotated"))) @definition.type)
 
 (module
@@ -62,7 +72,13 @@
     (assignment
       left: (identifier) @name
       !type
-      right: (subscript value: [(identifier) @_form (attribute attribute: (identifier) @_form)])
+      right: (subscript
+        value: [(identifier) @_form
+                (attribute
+                  object: (identifier) @_typing (#any-of? @_typing "typing" "typing_extensions" "t" "te")
+                  attribute: (identifier) @_form)])
       (#any-of? @_form "Union" "Optional" "Literal" "Callable" "Annotated"))) @definition.type
+  .
+  (comment)?
   .
   (expression_statement . (string) @doc .))

@@ -65,9 +65,9 @@ RENAMED: list[tuple[re.Pattern[bytes], bytes | Callable[[re.Match[bytes]], bytes
     (re.compile(STATEMENT_START + rb"(" + SOFT_KEYWORDS + rb")(?=[ \t]*(?:[-+*/%]?=(?!=)|\??\.))"), _capitalized),
     # a modifier called at a statement's start: `CloseGuard().apply { open(closer) }`
     (re.compile(STATEMENT_START + rb"(" + MODIFIERS + rb")(?=\()"), _capitalized),
-    # a name made of `in`, `as` or `else` and a digit or `_`, starting a statement: the grammar reads `in1.close()`
-    # (okhttp's tests) as the operator `in` continuing the line before
-    (re.compile(STATEMENT_START + rb"(in|as|else)(?=[0-9_])"), _capitalized),
+    # a name made of `in`, `as`, `else`, `by`, `where` or `constructor` and a digit or `_`, starting a statement:
+    # the grammar reads `in1.close()` (okhttp's tests) as the operator `in` continuing the line before
+    (re.compile(STATEMENT_START + rb"(in|as|else|by|where|constructor)(?=[0-9_])"), _capitalized),
     # `suspend` as a parameter, a named argument or a call of that parameter:
     # `suspend: (waiter: W) -> Boolean`, `suspend = { ... }`, `if (suspend(waiter)) return` (not the type
     # `(suspend() -> Unit)?`)
