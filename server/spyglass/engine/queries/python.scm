@@ -29,21 +29,12 @@
 ; alias: the form named bare or from `typing`, `typing_extensions` or their usual short names `t` and `te`);
 ; a string right below one (past a comment on the alias's line) is its doc (an attribute docstring, which Sphinx and
 ; pydantic's docs read).
-(type_alias_statement
-  left: (type [(identifier) @name (generic_type . (identifier) @name)])) @definition.type
-
 ((type_alias_statement
   left: (type [(identifier) @name (generic_type . (identifier) @name)])) @definition.type
   .
   (comment)?
   .
-  (expression_statement . (string) @doc .))
-
-(expression_statement
-  (assignment
-    left: (identifier) @name
-    type: (type [(identifier) @_alias (attribute attribute: (identifier) @_alias)])
-    (#eq? @_alias "TypeAlias"))) @definition.type
+  (expression_statement . (string) @doc .)?)
 
 ((expression_statement
   (assignment
@@ -53,19 +44,7 @@
   .
   (comment)?
   .
-  (expression_statement . (string) @doc .))
-
-(module
-  (expression_statement
-    (assignment
-      left: (identifier) @name
-      !type
-      right: (subscript
-        value: [(identifier) @_form
-                (attribute
-                  object: (identifier) @_typing (#any-of? @_typing "typing" "typing_extensions" "t" "te")
-                  attribute: (identifier) @_form)])
-      (#any-of? @_form "Union" "Optional" "Literal" "Callable" "Annotated"))) @definition.type)
+  (expression_statement . (string) @doc .)?)
 
 (module
   (expression_statement
@@ -81,4 +60,4 @@
   .
   (comment)?
   .
-  (expression_statement . (string) @doc .))
+  (expression_statement . (string) @doc .)?)
