@@ -43,15 +43,12 @@ BLANKED = [
     ),
 ]
 
-# words the grammar reserves that Kotlin allows as names (soft keywords and modifiers)
-SOFT_KEYWORDS = (
-    rb"by|dynamic|get|set|where|open|sealed|lateinit|override|abstract|final|inline|suspend|external|infix|"
-    rb"tailrec|vararg|internal|private|public|protected|crossinline|noinline"
-)
+# words the grammar reserves that Kotlin allows as names: modifiers, and the soft keywords, which include them
 MODIFIERS = (
     rb"open|sealed|lateinit|override|abstract|final|inline|suspend|external|infix|tailrec|vararg|internal|"
     rb"private|public|protected|crossinline|noinline"
 )
+SOFT_KEYWORDS = rb"by|dynamic|get|set|where|" + MODIFIERS
 STATEMENT_START = rb"(?m)(?:^|(?<=[{;]))([ \t]*)"
 
 
