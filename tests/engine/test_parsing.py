@@ -1165,6 +1165,89 @@ def test_kotlin_forms_the_grammar_misreads_keep_their_definitions() -> None:
         assert rewritten("kotlin", left_alone) == left_alone
 
 
+HASKELL_CPP = b"""{-# LANGUAGE CPP #-}
+#ifdef USE_ORDEREDMAP
+module Data.KeyMap (KeyMap, empty, size) where
+#else
+module Data.KeyMap (KeyMap, empty, size, toHashMap) where
+#endif
+
+#ifdef USE_ORDEREDMAP
+-- | A map from keys to values.
+newtype KeyMap v = KeyMap (Map Key v)
+
+empty :: KeyMap v
+empty = KeyMap M.empty
+#else
+{- The default build:
+   a hash map. -}
+
+#if MIN_VERSION_hashable(1,4,0)
+-- | A map from keys to values.
+newtype KeyMap v = KeyMap (HashMap Key v)
+#elif defined(OLD_HASHABLE) && \\
+      defined(LEGACY)
+newtype KeyMap v = KeyMap (HashMap Key v)
+#endif
+
+-- | Construct an empty map.
+empty :: KeyMap v
+empty = KeyMap H.empty
+
+toHashMap :: KeyMap v -> HashMap Key v
+toHashMap (KeyMap m) = m
+#endif
+
+size :: KeyMap v -> Int
+size m = go m
+  where
+#if WORD_SIZE_IN_BITS > 32
+    go = H.size . unKeyMap
+#else
+    go = M.size . unKeyMap
+#endif
+
+pow5 :: Word64 -> Int
+pow5 w =
+  let q = w `quot` 5
+#if WORD_SIZE_IN_BITS >= 64
+   in case q of
+#else
+   in case fromIntegral q of
+#endif
+        0 -> 0
+        _ -> 1 + pow5 q
+"""
+
+
+def test_haskell_else_branches_of_top_level_conditionals_are_read() -> None:
+    # tree-sitter-haskell skips CPP's #else and #elif branches, and aeson's KeyMap.hs keeps its default
+    # implementation in one: its definitions were invisible. Where every branch is whole top-level
+    # declarations each is read; alternatives inside one declaration, or two module headers, are the grammar's
+    result = parse_spans("KeyMap.hs", HASKELL_CPP)
+    assert not result.had_errors
+    names = [(s.kind, s.name, s.start_line) for s in result.spans if s.kind != "module"]
+    assert names == [
+        ("type", "KeyMap", 10),
+        ("function", "empty", 12),
+        ("type", "KeyMap", 20),  # with the #elif's alternative below it: one name, one span
+        ("function", "empty", 27),
+        ("function", "toHashMap", 30),
+        ("function", "size", 34),
+        ("function", "go", 38),
+        ("function", "pow5", 43),
+        ("function", "q", 45),
+    ]
+    by_line = {s.start_line: s for s in result.spans}
+    assert by_line[20].end_line == 23 and by_line[27].doc == "Construct an empty map."
+    assert by_line[43].end_line == 52
+    assert rewritten("haskell", HASKELL_CPP).count(b"#else") == 3  # the module header, `go` and `case` kept
+    assert rewritten("haskell", HASKELL_CPP).count(b"#elif") == 0
+    hostile = b"#if A\n" * 50_000 + b"#else\n" + b" " * 100_000 + b"\n"
+    out = rewritten("haskell", hostile)
+    assert len(out) == len(hostile) and out.count(b"\n") == hostile.count(b"\n")
+
+
 def test_typescript_generic_call_signatures_after_a_member_keep_the_file_parsed() -> None:
     # Hono's overloads: a generic call signature under another member was read as that member's type
     # arguments, and the rest of the file was one error (types.ts: 47 of its 80 definitions)

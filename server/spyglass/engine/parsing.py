@@ -77,8 +77,9 @@ COMMENT_TYPES = frozenset({"haddock"})
 # 18: a Python type alias is a span (``type Point[T] = ...``, ``JsonValue: TypeAlias = ...``), and Kotlin's
 # ``in1.close()`` at a statement's start no longer ends the parse of its class (rewrites/kotlin.py); 19: an alias's
 # docstring past a comment on its line, an implicit alias's form only from ``typing`` (not ``df.Union[0]``), and
-# Kotlin's ``by1``, ``where_x``, ``constructor1`` as ``in1``
-PARSER_VERSION = 19
+# Kotlin's ``by1``, ``where_x``, ``constructor1`` as ``in1``; 20: Haskell's ``#else`` and ``#elif`` branches of
+# top-level conditionals are read (rewrites/haskell.py)
+PARSER_VERSION = 20
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200

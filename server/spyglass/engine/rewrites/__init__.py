@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .c import blank_macros
+from .haskell import rewrite_haskell
 from .kotlin import rewrite_kotlin
 from .typescript import rewrite_typescript
 
 REWRITES: dict[str, Callable[[bytes], bytes]] = {
     "c": blank_macros,
     "cpp": blank_macros,
+    "haskell": rewrite_haskell,
     "kotlin": rewrite_kotlin,
     "typescript": rewrite_typescript,
 }
