@@ -1165,6 +1165,62 @@ def test_kotlin_forms_the_grammar_misreads_keep_their_definitions() -> None:
         assert rewritten("kotlin", left_alone) == left_alone
 
 
+LUA_TABLES = b"""local M = {}
+
+-- Tells whether a pinned plugin is skipped.
+M.log = {
+  skip = function(plugin, opts)
+    return plugin.pin
+  end,
+  level = 2,
+}
+
+local handlers = {
+  access = {
+    before = function(ctx)
+      ctx.start = 1
+    end,
+  },
+}
+
+M.diff = defaulter(function(opts)
+  return opts
+end, {})
+
+local function setup(opts)
+  local config = {
+    on_exit = function() end,
+  }
+  vim.api.nvim_create_autocmd("BufEnter", { callback = function() end })
+  return config
+end
+
+M.count = string.len("abc")
+
+return {
+  setup = setup,
+  init = function(options)
+    return options
+  end,
+}
+"""
+
+
+def test_lua_functions_in_module_tables_are_definitions() -> None:
+    # a module's functions are often fields of a table bound to a name or returned (Kong's handler phases,
+    # lazy.nvim's tasks), or wrapped by a call (telescope's `previewers.x = defaulter(function(opts) ...)`);
+    # a table made inside a function or passed to a call holds options and callbacks, which are no definitions
+    spans = [s for s in parse_spans("handler.lua", LUA_TABLES).spans if s.kind != "module"]
+    assert [(s.kind, s.qualname, s.start_line, s.end_line) for s in spans] == [
+        ("method", "M.log.skip", 5, 7),
+        ("method", "handlers.access.before", 13, 15),
+        ("method", "M.diff", 19, 21),
+        ("function", "setup", 23, 29),
+        ("function", "init", 35, 37),
+    ]
+    assert spans[0].signature == "skip = function(plugin, opts)" and spans[2].signature.startswith("M.diff =")
+
+
 HASKELL_CPP = b"""{-# LANGUAGE CPP #-}
 #ifdef USE_ORDEREDMAP
 module Data.KeyMap (KeyMap, empty, size) where

@@ -78,8 +78,9 @@ COMMENT_TYPES = frozenset({"haddock"})
 # ``in1.close()`` at a statement's start no longer ends the parse of its class (rewrites/kotlin.py); 19: an alias's
 # docstring past a comment on its line, an implicit alias's form only from ``typing`` (not ``df.Union[0]``), and
 # Kotlin's ``by1``, ``where_x``, ``constructor1`` as ``in1``; 20: Haskell's ``#else`` and ``#elif`` branches of
-# top-level conditionals are read (rewrites/haskell.py)
-PARSER_VERSION = 20
+# top-level conditionals are read (rewrites/haskell.py); 21: Lua functions in a top-level table bound to a name or
+# returned (``M.log = { skip = function(...)``), and wrapped by a call (``M.diff = defaulter(function(opts)``)
+PARSER_VERSION = 21
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200
@@ -340,7 +341,7 @@ def _collect(query, root: Node, data: bytes) -> tuple[list[_Def], Node | None]:
         key = (name_node.start_byte, name_node.end_byte)
         doc_node = docs[0] if docs else None
         scopes = caps.get("scope")
-        scope = _scope_text(data, scopes[0]) if scopes else None
+        scope = ".".join(_scope_text(data, s) for s in scopes) if scopes else None  # `M.log`, then `skip`
         qualifier, name = _qualified(_name_text(data, name_node))
         if qualifier:
             scope = f"{scope}.{qualifier}" if scope else qualifier

@@ -18,3 +18,41 @@
 (assignment_statement
   (variable_list . name: (dot_index_expression table: (_) @scope field: (identifier) @name))
   (expression_list . value: (function_definition))) @definition.method
+
+; At a file's top level, a function that is a field of a table bound to a name or returned by the module (a
+; module table, Kong's handler phases, lazy.nvim's task definitions), also one table deeper:
+; `M.log = { skip = function(...)` is M.log.skip, `return { access = { before = function(ctx)` access.before.
+; A table made inside a function, or passed to a call, holds options and callbacks
+; (`{ callback = function() ... end }`): its fields are no spans.
+(chunk (assignment_statement
+  (variable_list . name: (_) @scope)
+  (expression_list . value: (table_constructor
+    (field name: (identifier) @name value: (function_definition)) @definition.method))))
+(chunk (assignment_statement
+  (variable_list . name: (_) @scope)
+  (expression_list . value: (table_constructor
+    (field name: (identifier) @scope value: (table_constructor
+      (field name: (identifier) @name value: (function_definition)) @definition.method))))))
+(chunk (variable_declaration (assignment_statement
+  (variable_list . name: (_) @scope)
+  (expression_list . value: (table_constructor
+    (field name: (identifier) @name value: (function_definition)) @definition.method)))))
+(chunk (variable_declaration (assignment_statement
+  (variable_list . name: (_) @scope)
+  (expression_list . value: (table_constructor
+    (field name: (identifier) @scope value: (table_constructor
+      (field name: (identifier) @name value: (function_definition)) @definition.method)))))))
+(chunk (return_statement
+  (expression_list . (table_constructor
+    (field name: (identifier) @name value: (function_definition)) @definition.function))))
+(chunk (return_statement
+  (expression_list . (table_constructor
+    (field name: (identifier) @scope value: (table_constructor
+      (field name: (identifier) @name value: (function_definition)) @definition.method))))))
+
+; At a file's top level, a function wrapped by the call whose result is bound to a table's field: telescope's
+; `previewers.git_stash_diff = defaulter(function(opts) ... end, {})`, plenary's `M.run = a.wrap(function ...)`,
+; `layout_strategies.horizontal = make_documented_layout("horizontal", options, function(self, ...) ...)`.
+(chunk (assignment_statement
+  (variable_list . name: (dot_index_expression table: (_) @scope field: (identifier) @name))
+  (expression_list . value: (function_call arguments: (arguments (function_definition))))) @definition.method)
