@@ -256,8 +256,8 @@ EXPECTED = [
     ("deploy.sh", "function", "build", 11, 14),
     ("guide.md", "module", "guide", 1, 22),
     ("guide.md", "section", "User Guide", 3, 22),
-    ("guide.md", "section", "User Guide.Installation", 7, 14),
-    ("guide.md", "section", "User Guide.Installation.Linux", 11, 14),
+    ("guide.md", "section", "User Guide.Installation", 7, 13),  # ends at its last line of text
+    ("guide.md", "section", "User Guide.Installation.Linux", 11, 13),
     ("guide.md", "section", "User Guide.Usage", 15, 22),
     ("guide.md", "section", "User Guide.Usage.Configuration", 19, 22),  # setext heading
     # kotlin: interface/enum keywords, object, companion object functions, extension function
@@ -1163,6 +1163,45 @@ def test_kotlin_forms_the_grammar_misreads_keep_their_definitions() -> None:
         b"val g: (suspend() -> Unit)? = null\n",
     ]:
         assert rewritten("kotlin", left_alone) == left_alone
+
+
+SCALA_3 = b"""object Instances:
+  given intOrd: Ord[Int] with
+    def compare(x: Int, y: Int): Int = x - y
+
+  given Ord[String] with
+    def compare(x: String, y: String): Int = x.compareTo(y)
+
+  given ec: ExecutionContext = ExecutionContext.global
+
+extension (c: Circle)
+  def circumference: Double = c.radius * math.Pi * 2
+  def area: Double = c.radius * c.radius * math.Pi
+
+extension [T](xs: List[T]) def second: T = xs.tail.head
+
+extension [T](t: T)
+  def pipe[U](f: T => U): U = f(t)
+"""
+
+
+def test_scala_3_givens_and_extensions_are_named_after_their_types() -> None:
+    # a given with a body is an instance whose methods are its own (an anonymous one is named after its
+    # type); an extension's methods are the extended type's, unless that type is the extension's parameter.
+    # An indented body ends at its last token, not at the next definition's first line
+    spans = [s for s in parse_spans("Instances.scala", SCALA_3).spans if s.kind != "module"]
+    assert [(s.kind, s.qualname, s.start_line, s.end_line) for s in spans] == [
+        ("class", "Instances", 1, 8),
+        ("class", "Instances.intOrd", 2, 3),
+        ("method", "Instances.intOrd.compare", 3, 3),
+        ("class", "Instances.Ord", 5, 6),
+        ("method", "Instances.Ord.compare", 6, 6),
+        ("method", "Instances.ec", 8, 8),
+        ("function", "Circle.circumference", 11, 11),
+        ("function", "Circle.area", 12, 12),
+        ("function", "List.second", 14, 14),
+        ("function", "pipe", 17, 17),
+    ]
 
 
 LUA_TABLES = b"""local M = {}

@@ -79,8 +79,11 @@ COMMENT_TYPES = frozenset({"haddock"})
 # docstring past a comment on its line, an implicit alias's form only from ``typing`` (not ``df.Union[0]``), and
 # Kotlin's ``by1``, ``where_x``, ``constructor1`` as ``in1``; 20: Haskell's ``#else`` and ``#elif`` branches of
 # top-level conditionals are read (rewrites/haskell.py); 21: Lua functions in a top-level table bound to a name or
-# returned (``M.log = { skip = function(...)``), and wrapped by a call (``M.diff = defaulter(function(opts)``)
-PARSER_VERSION = 21
+# returned (``M.log = { skip = function(...)``), and wrapped by a call (``M.diff = defaulter(function(opts)``);
+# 22: a definition ends at its last text, not past the blank lines and indentation after it (Scala's methods ran
+# into the next one's first line; Markdown sections); Scala 3's givens with a body are instances and extension
+# methods are qualified by the extended type
+PARSER_VERSION = 22
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200
@@ -202,6 +205,14 @@ class _Lines:
     def line_of(self, byte: int) -> int:
         """0-based line holding ``byte`` (a line's terminator belongs to it)."""
         return max(0, bisect.bisect_right(self.starts, byte) - 1)
+
+    def content_end(self, start_byte: int, end_byte: int) -> int:
+        """``end_byte`` less the white space before it: tree-sitter-scala ends an indented body at the next
+        definition's first token, past the blank lines and the indentation before it."""
+        end = end_byte
+        while end > start_byte + 1 and self.data[end - 1] in b" \t\r\n":
+            end -= 1
+        return end
 
     def end_line_of(self, start_byte: int, end_byte: int) -> int:
         return self.line_of(max(start_byte, end_byte - 1))
@@ -459,6 +470,8 @@ def _is_comment(node: Node) -> bool:
 
 def _nest(defs: list[_Def], lines: _Lines, body_types: frozenset[str] = frozenset()) -> list[_Def]:
     """Arrange definitions in a tree by byte range; set lines, kinds and qualnames. Returns the roots."""
+    for d in defs:
+        d.end_byte = lines.content_end(d.start_byte, d.end_byte)
     defs.sort(key=lambda d: (d.start_byte, -d.end_byte))
     def_nodes = frozenset((d.node.start_byte, d.node.end_byte) for d in defs)
     top: list[_Def] = []
