@@ -1165,6 +1165,40 @@ def test_kotlin_forms_the_grammar_misreads_keep_their_definitions() -> None:
         assert rewritten("kotlin", left_alone) == left_alone
 
 
+GO_FUNCTION_VARIABLES = b"""package middleware
+
+// redirectHTTPS sends plain HTTP to HTTPS.
+var redirectHTTPS = func(scheme, host, uri string) (bool, string) {
+	return scheme != "https", "https://" + host + uri
+}
+
+var (
+	errNotFound = errors.New("not found")
+	notFound    = func(c *Context) error {
+		return errNotFound
+	}
+)
+
+func Handler() http.HandlerFunc {
+	var inner = func(w http.ResponseWriter, r *http.Request) {}
+	return inner
+}
+"""
+
+
+def test_a_go_package_variable_bound_to_a_function_is_a_definition() -> None:
+    # gin's `var defaultLogFormatter = func(param LogFormatterParams) string {`, echo's redirect rules; a
+    # variable inside a function holds a closure, and one bound to anything else is no definition
+    spans = [s for s in parse_spans("redirect.go", GO_FUNCTION_VARIABLES).spans if s.kind != "module"]
+    assert [(s.kind, s.name, s.start_line, s.end_line) for s in spans] == [
+        ("function", "redirectHTTPS", 4, 6),
+        ("function", "notFound", 10, 12),
+        ("function", "Handler", 15, 18),
+    ]
+    assert spans[0].doc == "redirectHTTPS sends plain HTTP to HTTPS."
+    assert spans[0].signature == "var redirectHTTPS = func(scheme, host, uri string) (bool, string)"
+
+
 SCALA_3 = b"""object Instances:
   given intOrd: Ord[Int] with
     def compare(x: Int, y: Int): Int = x - y

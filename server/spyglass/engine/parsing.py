@@ -82,8 +82,8 @@ COMMENT_TYPES = frozenset({"haddock"})
 # returned (``M.log = { skip = function(...)``), and wrapped by a call (``M.diff = defaulter(function(opts)``);
 # 22: a definition ends at its last text, not past the blank lines and indentation after it (Scala's methods ran
 # into the next one's first line; Markdown sections); Scala 3's givens with a body are instances and extension
-# methods are qualified by the extended type
-PARSER_VERSION = 22
+# methods are qualified by the extended type; 23: a Go package variable bound to a function literal is a function
+PARSER_VERSION = 23
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200

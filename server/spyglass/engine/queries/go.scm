@@ -22,3 +22,12 @@
 (type_spec name: (type_identifier) @name type: (interface_type)) @definition.interface
 (type_spec name: (type_identifier) @name) @definition.type
 (type_alias name: (type_identifier) @name) @definition.type
+
+; A package-level variable bound to a function literal is a function (gin's `var defaultLogFormatter = func(
+; param LogFormatterParams) string {`), as an arrow function bound to a name is in TypeScript; one spec in a
+; grouped `var ( ... )` is a span of its own. A variable inside a function holds a closure, not a definition.
+(source_file
+  (var_declaration . (var_spec . name: (identifier) @name value: (expression_list . (func_literal) .)) .) @definition.function)
+(source_file
+  (var_declaration (var_spec_list
+    (var_spec . name: (identifier) @name value: (expression_list . (func_literal) .)) @definition.function)))
