@@ -2,6 +2,8 @@
 
     python bench/parse_audit.py FOLDER ...                      # per language: errors, error regions, coverage
     python bench/parse_audit.py FOLDER ... --rewrites kotlin    # each file without and with its rewrite
+    python bench/parse_audit.py FOLDER ... --save before.json   # every file's definitions, to compare with
+    python bench/parse_audit.py FOLDER ... --against before.json  # after a change: what it changed, per language
 
 The audit prints, per language: files, files whose tree has an error, lines inside error regions of 20 lines
 or more (where the grammar gave up on a class or a file), the share of non-blank, non-comment lines outside
@@ -9,12 +11,17 @@ every definition, and definitions; ``--worst N`` lists the files with the longes
 ``--rewrites LANGS`` parses every file of those languages without and with its rewrite (engine/rewrites/):
 files with an error, definitions, and every file that parsed cleanly whose definitions the rewrite changed
 (a false match: there should be none). Used in issue 20's twenty-eighth and twenty-ninth sessions.
+``--save`` and ``--against`` compare any change to the parser (a query, a rewrite, parsing.py) over the same
+folders: per language, files whose definitions changed, definitions gained and lost, files that parsed
+cleanly before and not after, and ``--worst N`` examples of each (issue 20's thirty-first session).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import random
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 
@@ -130,13 +137,58 @@ def compare_rewrites(folders: list[str], languages: set[str]) -> None:
     print(dict(stats))
 
 
+def definitions_by_file(folders: list[str]) -> dict[str, dict[str, object]]:
+    """Every file's language, whether its tree has an error, and its definitions (kind, qualname, lines)."""
+    out: dict[str, dict[str, object]] = {}
+    for path, language, data in _files(folders):
+        result = parse_spans(path, data)
+        definitions = sorted([s.kind, s.qualname, s.start_line, s.end_line] for s in result.spans if s.kind != "module")
+        out[path] = {"language": language, "errors": result.had_errors, "definitions": definitions}
+    return out
+
+
+def compare(before: dict[str, dict[str, object]], after: dict[str, dict[str, object]], examples: int) -> None:
+    stats: dict[str, Counter[str]] = defaultdict(Counter)
+    samples: dict[str, list[str]] = defaultdict(list)
+    for path in sorted(before.keys() & after.keys()):
+        old_file, new_file = before[path], after[path]
+        language = str(new_file["language"])
+        old = {tuple(d) for d in old_file["definitions"]}  # type: ignore[attr-defined]
+        new = {tuple(d) for d in new_file["definitions"]}  # type: ignore[attr-defined]
+        stats[language].update(files=1, changed=int(old != new), gained=len(new - old), lost=len(old - new))
+        if new_file["errors"] and not old_file["errors"]:
+            stats[language]["new_errors"] += 1
+            samples[language].append(f"  now with an error: {path}")
+        for d in sorted(new - old)[:2]:
+            samples[language].append(f"  + {path}: {d}")
+        for d in sorted(old - new)[:2]:
+            samples[language].append(f"  - {path}: {d}")
+    print("| language | files | changed | definitions gained | lost | newly with an error |")
+    print("|---|---|---|---|---|---|")
+    for language, c in sorted(stats.items()):
+        if c["changed"] or c["new_errors"]:
+            print(f"| {language} | {c['files']} | {c['changed']} | {c['gained']} | {c['lost']} | {c['new_errors']} |")
+    rng = random.Random(0)
+    for language, lines in sorted(samples.items()):
+        print(f"{language}:")
+        print("\n".join(sorted(rng.sample(lines, min(examples, len(lines))))))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folders", nargs="+")
     parser.add_argument("--worst", type=int, default=3, help="files with the longest error regions, per language")
     parser.add_argument("--rewrites", help="languages (comma-separated): parse without and with their rewrite")
+    parser.add_argument("--save", help="write every file's definitions to this JSON file")
+    parser.add_argument("--against", help="compare every file's definitions with a file --save wrote")
     args = parser.parse_args()
-    if args.rewrites:
+    if args.save:
+        with open(args.save, "w") as f:
+            json.dump(definitions_by_file(args.folders), f)
+    elif args.against:
+        with open(args.against) as f:
+            compare(json.load(f), definitions_by_file(args.folders), args.worst)
+    elif args.rewrites:
         compare_rewrites(args.folders, set(args.rewrites.split(",")))
     else:
         audit(args.folders, args.worst)
