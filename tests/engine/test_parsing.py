@@ -1179,6 +1179,8 @@ var (
 	}
 )
 
+var _ = func() int { return 1 }
+
 func Handler() http.HandlerFunc {
 	var inner = func(w http.ResponseWriter, r *http.Request) {}
 	return inner
@@ -1193,7 +1195,7 @@ def test_a_go_package_variable_bound_to_a_function_is_a_definition() -> None:
     assert [(s.kind, s.name, s.start_line, s.end_line) for s in spans] == [
         ("function", "redirectHTTPS", 4, 6),
         ("function", "notFound", 10, 12),
-        ("function", "Handler", 15, 18),
+        ("function", "Handler", 17, 20),
     ]
     assert spans[0].doc == "redirectHTTPS sends plain HTTP to HTTPS."
     assert spans[0].signature == "var redirectHTTPS = func(scheme, host, uri string) (bool, string)"
@@ -1216,26 +1218,43 @@ extension [T](xs: List[T]) def second: T = xs.tail.head
 
 extension [T](t: T)
   def pipe[U](f: T => U): U = f(t)
+
+trait Monoid[Elem]:
+  extension (x: Elem) def twice: Elem = x
 """
 
 
 def test_scala_3_givens_and_extensions_are_named_after_their_types() -> None:
-    # a given with a body is an instance whose methods are its own (an anonymous one is named after its
-    # type); an extension's methods are the extended type's, unless that type is the extension's parameter.
+    # a given with a body is an instance whose methods are its own (an anonymous one is named by its type);
+    # an extension's methods are the extended type's, unless that type may be a type parameter (the
+    # extension's or its trait's: `Elem`, `T`, also `List[T]`, which is left unqualified with them).
     # An indented body ends at its last token, not at the next definition's first line
     spans = [s for s in parse_spans("Instances.scala", SCALA_3).spans if s.kind != "module"]
     assert [(s.kind, s.qualname, s.start_line, s.end_line) for s in spans] == [
         ("class", "Instances", 1, 8),
         ("class", "Instances.intOrd", 2, 3),
         ("method", "Instances.intOrd.compare", 3, 3),
-        ("class", "Instances.Ord", 5, 6),
-        ("method", "Instances.Ord.compare", 6, 6),
+        ("class", "Instances.Ord[String]", 5, 6),
+        ("method", "Instances.Ord[String].compare", 6, 6),
         ("method", "Instances.ec", 8, 8),
         ("function", "Circle.circumference", 11, 11),
         ("function", "Circle.area", 12, 12),
-        ("function", "List.second", 14, 14),
+        ("function", "second", 14, 14),
         ("function", "pipe", 17, 17),
+        ("interface", "Monoid", 19, 20),
+        ("method", "Monoid.twice", 20, 20),
     ]
+    # the grammar puts the next definition's doc comment at the end of an indented body: it is that one's doc
+    src = b"object O:\n  def f =\n    1\n\n  /** Doc of g. */\n  def g = 2\n"
+    f, g = [s for s in parse_spans("O.scala", src).spans if s.kind == "method"]
+    assert (f.end_line, g.start_line, g.doc) == (3, 6, "Doc of g.")
+
+
+def test_a_definition_ends_before_the_next_ones_doc_comment() -> None:
+    # tree-sitter-c ends a macro whose body the C rewrite blanked at the comment below it (abseil's ABSL_FLAG)
+    src = b"#define ABSL_FLAG(name) \\\n  ABSL_FLAG_IMPL(name)\n\n// Doc of NOARG.\n#define NOARG\n"
+    flag = next(s for s in parse_spans("flag.h", src).spans if s.name == "ABSL_FLAG")
+    assert (flag.start_line, flag.end_line) == (1, 2) and flag.text.endswith("ABSL_FLAG_IMPL(name)")
 
 
 LUA_TABLES = b"""local M = {}
@@ -1269,6 +1288,8 @@ local function setup(opts)
 end
 
 M.count = string.len("abc")
+M.names = vim.tbl_map(function(x) return x.name end, items)
+routes[name] = { PUT = function(self) end }
 
 return {
   setup = setup,
@@ -1282,14 +1303,15 @@ return {
 def test_lua_functions_in_module_tables_are_definitions() -> None:
     # a module's functions are often fields of a table bound to a name or returned (Kong's handler phases,
     # lazy.nvim's tasks), or wrapped by a call (telescope's `previewers.x = defaulter(function(opts) ...)`);
-    # a table made inside a function or passed to a call holds options and callbacks, which are no definitions
+    # a table made inside a function or passed to a call holds options and callbacks, which are no definitions,
+    # and Lua's or Neovim's own calls that return data (`vim.tbl_map`) wrap no definition
     spans = [s for s in parse_spans("handler.lua", LUA_TABLES).spans if s.kind != "module"]
     assert [(s.kind, s.qualname, s.start_line, s.end_line) for s in spans] == [
         ("method", "M.log.skip", 5, 7),
         ("method", "handlers.access.before", 13, 15),
         ("method", "M.diff", 19, 21),
         ("function", "setup", 23, 29),
-        ("function", "init", 35, 37),
+        ("function", "init", 37, 39),
     ]
     assert spans[0].signature == "skip = function(plugin, opts)" and spans[2].signature.startswith("M.diff =")
 
@@ -1372,9 +1394,14 @@ def test_haskell_else_branches_of_top_level_conditionals_are_read() -> None:
     assert by_line[43].end_line == 52
     assert rewritten("haskell", HASKELL_CPP).count(b"#else") == 3  # the module header, `go` and `case` kept
     assert rewritten("haskell", HASKELL_CPP).count(b"#elif") == 0
-    hostile = b"#if A\n" * 50_000 + b"#else\n" + b" " * 100_000 + b"\n"
-    out = rewritten("haskell", hostile)
-    assert len(out) == len(hostile) and out.count(b"\n") == hostile.count(b"\n")
+    named_module = b"#if X\nmoduleName = 1\n#else\nmoduleName = 2\n#endif\n"  # a name, not the header
+    assert b"#else" not in rewritten("haskell", named_module)
+    for hostile in [
+        b"#if A\n" * 50_000 + b"#else\n" + b" " * 100_000 + b"\n",
+        b"#if A\n" * 50_000 + b"f = 1\n" * 50_000,  # one pass, not a pass per open conditional
+    ]:
+        out = rewritten("haskell", hostile)
+        assert len(out) == len(hostile) and out.count(b"\n") == hostile.count(b"\n")
 
 
 def test_typescript_generic_call_signatures_after_a_member_keep_the_file_parsed() -> None:

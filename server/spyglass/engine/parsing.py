@@ -82,8 +82,10 @@ COMMENT_TYPES = frozenset({"haddock"})
 # returned (``M.log = { skip = function(...)``), and wrapped by a call (``M.diff = defaulter(function(opts)``);
 # 22: a definition ends at its last text, not past the blank lines and indentation after it (Scala's methods ran
 # into the next one's first line; Markdown sections); Scala 3's givens with a body are instances and extension
-# methods are qualified by the extended type; 23: a Go package variable bound to a function literal is a function
-PARSER_VERSION = 23
+# methods are qualified by the extended type; 23: a Go package variable bound to a function literal is a function;
+# 24: a definition no longer ends with the next one's doc comment (Scala's indented bodies, C macros), an anonymous
+# Scala given is named by its type (``Ord[String]``), Lua's data calls (``vim.tbl_map``) wrap no definition
+PARSER_VERSION = 24
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200
@@ -468,9 +470,29 @@ def _is_comment(node: Node) -> bool:
     return "comment" in node.type or node.type in COMMENT_TYPES
 
 
+def _before_outdented_comments(node: Node, lines: _Lines) -> int:
+    """Where a definition's node ends, less the comments it ends with that start at or left of its first
+    column: the next definition's doc comment, which tree-sitter-scala puts at the end of an indented body."""
+    column, inner = node.start_point[1], node
+    while inner.named_child_count:
+        kids = inner.named_children
+        last = kids[-1]
+        if lines.content_end(last.start_byte, inner.end_byte) != lines.content_end(last.start_byte, last.end_byte):
+            break  # something other than white space follows the last child (a closing brace)
+        code = len(kids)
+        while code and _is_comment(kids[code - 1]) and kids[code - 1].start_point[1] <= column:
+            code -= 1
+        if code < len(kids):  # the first of those comments: the definition ends at the text before it
+            return kids[code].start_byte if code else node.end_byte
+        inner = kids[-1]
+    return node.end_byte
+
+
 def _nest(defs: list[_Def], lines: _Lines, body_types: frozenset[str] = frozenset()) -> list[_Def]:
     """Arrange definitions in a tree by byte range; set lines, kinds and qualnames. Returns the roots."""
     for d in defs:
+        if d.end_byte == d.node.end_byte:
+            d.end_byte = _before_outdented_comments(d.node, lines)
         d.end_byte = lines.content_end(d.start_byte, d.end_byte)
     defs.sort(key=lambda d: (d.start_byte, -d.end_byte))
     def_nodes = frozenset((d.node.start_byte, d.node.end_byte) for d in defs)
@@ -805,8 +827,13 @@ def _leading_comments(d: _Def, lines: _Lines) -> list[Node]:
             break
         node = node.parent
         prev = node.prev_named_sibling
-    last = prev.named_children[-1] if prev is not None and prev.named_child_count else None
-    if last is not None and last.type in COMMENT_TYPES:  # Haskell: the first doc comment ends the imports
+    last = prev
+    while last is not None and last.named_child_count and not _is_comment(last):
+        child = last.named_children[-1]  # the comments the node above ends with: Haskell's imports, Scala's
+        if lines.content_end(child.start_byte, last.end_byte) != lines.content_end(child.start_byte, child.end_byte):
+            break  # indented body; not when something other than white space follows (a closing brace)
+        last = child
+    if last is not None and last is not prev and _is_comment(last):
         prev = last
     found: list[Node] = []
     top_line = lines.line_of(node.start_byte)

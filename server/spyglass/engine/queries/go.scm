@@ -27,7 +27,9 @@
 ; param LogFormatterParams) string {`), as an arrow function bound to a name is in TypeScript; one spec in a
 ; grouped `var ( ... )` is a span of its own. A variable inside a function holds a closure, not a definition.
 (source_file
-  (var_declaration . (var_spec . name: (identifier) @name value: (expression_list . (func_literal) .)) .) @definition.function)
+  (var_declaration . (var_spec . name: (identifier) @name value: (expression_list . (func_literal) .)) .) @definition.function
+  (#not-eq? @name "_"))
 (source_file
   (var_declaration (var_spec_list
-    (var_spec . name: (identifier) @name value: (expression_list . (func_literal) .)) @definition.function)))
+    (var_spec . name: (identifier) @name value: (expression_list . (func_literal) .)) @definition.function))
+  (#not-eq? @name "_"))

@@ -25,20 +25,20 @@
 ; A table made inside a function, or passed to a call, holds options and callbacks
 ; (`{ callback = function() ... end }`): its fields are no spans.
 (chunk (assignment_statement
-  (variable_list . name: (_) @scope)
+  (variable_list . name: [(identifier) (dot_index_expression)] @scope)
   (expression_list . value: (table_constructor
     (field name: (identifier) @name value: (function_definition)) @definition.method))))
 (chunk (assignment_statement
-  (variable_list . name: (_) @scope)
+  (variable_list . name: [(identifier) (dot_index_expression)] @scope)
   (expression_list . value: (table_constructor
     (field name: (identifier) @scope value: (table_constructor
       (field name: (identifier) @name value: (function_definition)) @definition.method))))))
 (chunk (variable_declaration (assignment_statement
-  (variable_list . name: (_) @scope)
+  (variable_list . name: [(identifier) (dot_index_expression)] @scope)
   (expression_list . value: (table_constructor
     (field name: (identifier) @name value: (function_definition)) @definition.method)))))
 (chunk (variable_declaration (assignment_statement
-  (variable_list . name: (_) @scope)
+  (variable_list . name: [(identifier) (dot_index_expression)] @scope)
   (expression_list . value: (table_constructor
     (field name: (identifier) @scope value: (table_constructor
       (field name: (identifier) @name value: (function_definition)) @definition.method)))))))
@@ -53,6 +53,11 @@
 ; At a file's top level, a function wrapped by the call whose result is bound to a table's field: telescope's
 ; `previewers.git_stash_diff = defaulter(function(opts) ... end, {})`, plenary's `M.run = a.wrap(function ...)`,
 ; `layout_strategies.horizontal = make_documented_layout("horizontal", options, function(self, ...) ...)`.
+; Not a call of Lua's or Neovim's own that returns data or nothing (`pcall`, `table.sort`, `vim.tbl_map`,
+; `vim.defer_fn`), nor a table indexed by an expression (`routes[name].PUT = ...`).
 (chunk (assignment_statement
-  (variable_list . name: (dot_index_expression table: (_) @scope field: (identifier) @name))
-  (expression_list . value: (function_call arguments: (arguments (function_definition))))) @definition.method)
+  (variable_list . name: (dot_index_expression table: [(identifier) (dot_index_expression)] @scope field: (identifier) @name))
+  (expression_list . value: (function_call
+    name: (_) @_callee
+    arguments: (arguments (function_definition))))
+  (#not-match? @_callee "^(pcall|xpcall|ipairs|pairs|select|table[.][a-z_]+|string[.][a-z_]+|vim[.]tbl_[a-z_]+|vim[.]defer_fn|vim[.]schedule|vim[.]iter)$")) @definition.method)

@@ -6,9 +6,10 @@ node. A library whose default build is an ``#else`` branch loses it: aeson's ``K
 branch were); Data.Graph's ``SetM`` and text's ``c_memchr`` had no span at all.
 
 Where every branch of a conditional starts with a top-level declaration (at the line's start), its ``#else``
-and ``#elif`` lines are blanked, so every branch is read as code: a name defined in two branches is two spans,
-as C's are. A conditional inside a declaration (``   in case r `eqWord#` 0## of``), around the module header,
-or inside a pragma is left to the grammar: two alternatives of one expression side by side are no Haskell.
+and ``#elif`` lines are blanked, so every branch is read as code: a name defined in two branches far apart is
+two spans, as C's are, and one whose alternatives are adjacent is one span, as a name's clauses are. A
+conditional inside a declaration (``   in case r `eqWord#` 0## of``), around the module header, or inside a
+pragma is left to the grammar: two alternatives of one expression side by side are no Haskell.
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ import re
 DIRECTIVE_RE = re.compile(rb"#[ \t]*([a-z]+)")  # #if, #ifdef, #else, #endif, #define, #include ...
 NOT_LINE_END_RE = re.compile(rb"[^\r]")
 DECLARATION_START_RE = re.compile(rb"[\w(\[$]|\{-#")
+MODULE_RE = re.compile(rb"module\b")
 
 
 def _declaration_start(line: bytes) -> bool:
     """Whether a branch's first code line starts a top-level declaration: a name, an operator in parentheses,
     a splice or a pragma at the line's start, but not the module's header or a string inside a pragma."""
-    return DECLARATION_START_RE.match(line) is not None and not line.startswith(b"module")
+    return DECLARATION_START_RE.match(line) is not None and MODULE_RE.match(line) is None
 
 
 class _Conditional:
@@ -41,6 +43,7 @@ def rewrite_haskell(data: bytes) -> bytes:
         return data
     lines = data.split(b"\n")
     open_: list[_Conditional] = []
+    waiting: list[_Conditional] = []  # conditionals whose current branch has had no code line yet
     blank: list[range] = []
     in_comment = False
     number = 0
@@ -53,11 +56,12 @@ def rewrite_haskell(data: bytes) -> bytes:
                 in_comment = b"-}" not in stripped
             elif stripped.startswith(b"{-") and not stripped.startswith(b"{-#"):
                 in_comment = b"-}" not in stripped[2:]
-            elif stripped and not stripped.startswith(b"--"):
-                for conditional in open_:  # a nested branch's first line is its enclosing branch's too
-                    if conditional.expecting:
-                        conditional.top_level.append(_declaration_start(line))
-                        conditional.expecting = False
+            elif waiting and stripped and not stripped.startswith(b"--"):
+                first = _declaration_start(line)
+                for conditional in waiting:  # a nested branch's first line is its enclosing branch's too
+                    conditional.top_level.append(first)
+                    conditional.expecting = False
+                waiting.clear()
             number += 1
             continue
         end = number + 1
@@ -66,9 +70,12 @@ def rewrite_haskell(data: bytes) -> bytes:
         word = directive.group(1)
         if word.startswith(b"if"):
             open_.append(_Conditional())
+            waiting.append(open_[-1])
         elif word in (b"else", b"elif") and open_:
             open_[-1].elses.append(range(number, end))
-            open_[-1].expecting = True
+            if not open_[-1].expecting:
+                open_[-1].expecting = True
+                waiting.append(open_[-1])
         elif word == b"endif" and open_:
             conditional = open_.pop()
             if conditional.elses and all(conditional.top_level):
