@@ -470,15 +470,19 @@ def _is_comment(node: Node) -> bool:
     return "comment" in node.type or node.type in COMMENT_TYPES
 
 
+def _ends(parent: Node, child: Node, lines: _Lines) -> bool:
+    """Whether ``child`` ends ``parent``: only white space follows it (no closing brace, say)."""
+    return lines.content_end(child.start_byte, parent.end_byte) == lines.content_end(child.start_byte, child.end_byte)
+
+
 def _before_outdented_comments(node: Node, lines: _Lines) -> int:
     """Where a definition's node ends, less the comments it ends with that start at or left of its first
     column: the next definition's doc comment, which tree-sitter-scala puts at the end of an indented body."""
     column, inner = node.start_point[1], node
     while inner.named_child_count:
         kids = inner.named_children
-        last = kids[-1]
-        if lines.content_end(last.start_byte, inner.end_byte) != lines.content_end(last.start_byte, last.end_byte):
-            break  # something other than white space follows the last child (a closing brace)
+        if not _ends(inner, kids[-1], lines):
+            break
         code = len(kids)
         while code and _is_comment(kids[code - 1]) and kids[code - 1].start_point[1] <= column:
             code -= 1
@@ -827,12 +831,11 @@ def _leading_comments(d: _Def, lines: _Lines) -> list[Node]:
             break
         node = node.parent
         prev = node.prev_named_sibling
-    last = prev
+    last = prev  # the comment the node above ends with: Haskell's imports, Scala's indented body
     while last is not None and last.named_child_count and not _is_comment(last):
-        child = last.named_children[-1]  # the comments the node above ends with: Haskell's imports, Scala's
-        if lines.content_end(child.start_byte, last.end_byte) != lines.content_end(child.start_byte, child.end_byte):
-            break  # indented body; not when something other than white space follows (a closing brace)
-        last = child
+        if not _ends(last, last.named_children[-1], lines):
+            break
+        last = last.named_children[-1]
     if last is not None and last is not prev and _is_comment(last):
         prev = last
     found: list[Node] = []
