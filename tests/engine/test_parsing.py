@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from spyglass.engine import languages
+from spyglass.engine.declarations import is_declaration
 from spyglass.engine.languages import GrammarSpec, grammar_for, language_for, language_for_path
 from spyglass.engine.parsing import ParseResult, parse_spans, split_lines
 from spyglass.engine.rewrites import blank_macros, rewritten
@@ -1163,6 +1164,36 @@ def test_kotlin_forms_the_grammar_misreads_keep_their_definitions() -> None:
         b"val g: (suspend() -> Unit)? = null\n",
     ]:
         assert rewritten("kotlin", left_alone) == left_alone
+
+
+ELIXIR_CALLBACKS = b"""defmodule Ecto.Repo do
+  @doc \"\"\"
+  Inserts a struct.
+  \"\"\"
+  @doc group: "Schema API"
+  @callback insert(struct :: Ecto.Schema.t(), opts :: Keyword.t()) :: {:ok, term}
+  @callback __adapter__ :: Ecto.Adapter.t()
+  @callback checkout((-> result), opts :: Keyword.t()) :: result when result: var
+  @macrocallback query(expr :: Macro.t()) :: Macro.t()
+
+  @doc "Starts the repo."
+  def start_link(opts), do: Supervisor.start_link(__MODULE__, opts)
+end
+"""
+
+
+def test_an_elixir_callback_is_a_declaration() -> None:
+    # a behaviour's `@callback` declares what its modules implement: a span with its doc, as an interface's
+    # method is, and a declaration (ranked below the code that implements it)
+    spans = [s for s in parse_spans("repo.ex", ELIXIR_CALLBACKS).spans if s.kind == "function"]
+    assert [(s.qualname, s.start_line, is_declaration("elixir", s.kind, s.text)) for s in spans] == [
+        ("Ecto.Repo.insert", 6, True),
+        ("Ecto.Repo.__adapter__", 7, True),
+        ("Ecto.Repo.checkout", 8, True),
+        ("Ecto.Repo.query", 9, True),
+        ("Ecto.Repo.start_link", 12, False),
+    ]
+    assert spans[0].doc == "Inserts a struct." and spans[-1].doc == "Starts the repo."
 
 
 GO_FUNCTION_VARIABLES = b"""package middleware

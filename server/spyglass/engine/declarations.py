@@ -6,8 +6,9 @@ Such a span says *what* is done; the code that *does* it is elsewhere, and a sea
 happens wants that code (search/ranking.py scales declarations by ``Priors.declarations``). Read from the
 span's text, so an index needs no new column: Python by its syntax tree (a body of only a docstring,
 ``pass``, ``...`` or ``raise NotImplementedError``); languages whose bodies are braced by a text that is a
-signature ended by ``;``. Where the text is ambiguous (an arrow function, a type with braces, Kotlin's or
-Swift's signature without ``;``) the answer is False: a declaration missed costs nothing that was there before.
+signature ended by ``;``; Elixir by ``@callback``. Where the text is ambiguous (an arrow function, a type with
+braces, Kotlin's or Swift's signature without ``;``) the answer is False: a declaration missed costs nothing
+that was there before.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ def is_declaration(language: str, kind: str, text: str) -> bool:
         return _python_ending(text) and _python_declaration(text)
     if language in BRACED:
         return _braced_declaration(text, typed_arrows=language in TYPED_ARROWS)
+    if language == "elixir":  # a behaviour's callback: its modules implement it
+        return text.lstrip().startswith(("@callback", "@macrocallback"))
     return False
 
 
