@@ -1435,6 +1435,34 @@ def test_haskell_else_branches_of_top_level_conditionals_are_read() -> None:
         assert len(out) == len(hostile) and out.count(b"\n") == hostile.count(b"\n")
 
 
+KOTLIN_PLUGIN = b"""/**
+ * Client Server-Sent Events (SSE) plugin.
+ */
+public val SSE: ClientPlugin<SSEConfig> = createClientPlugin("SSE", ::SSEConfig) {
+    val reconnectionTime = pluginConfig.reconnectionTime
+    on(AfterRender) { request, content -> content }
+}
+
+private val LOGGER = KtorSimpleLogger("io.ktor.client.plugins.sse.SSE")
+val logger = KotlinLogging.logger {}
+
+fun install() {
+    val local = lazy { compute() }
+}
+"""
+
+
+def test_a_kotlin_property_made_by_a_call_given_a_function_body_is_a_definition() -> None:
+    # ktor's plugins are top-level properties built by a call whose trailing lambda is the plugin's code; a
+    # property made by a call without one, or with an empty lambda, or inside a function, is no definition
+    spans = [s for s in parse_spans("SSE.kt", KOTLIN_PLUGIN).spans if s.kind != "module"]
+    assert [(s.kind, s.qualname, s.start_line, s.end_line) for s in spans] == [
+        ("function", "SSE", 4, 7),
+        ("function", "install", 12, 14),
+    ]
+    assert spans[0].doc == "Client Server-Sent Events (SSE) plugin."
+
+
 def test_typescript_generic_call_signatures_after_a_member_keep_the_file_parsed() -> None:
     # Hono's overloads: a generic call signature under another member was read as that member's type
     # arguments, and the rest of the file was one error (types.ts: 47 of its 80 definitions)

@@ -85,8 +85,9 @@ COMMENT_TYPES = frozenset({"haddock"})
 # methods are qualified by the extended type; 23: a Go package variable bound to a function literal is a function;
 # 24: a definition no longer ends with the next one's doc comment (Scala's indented bodies, C macros), an anonymous
 # Scala given is named by its type (``Ord[String]``), Lua's data calls (``vim.tbl_map``) wrap no definition;
-# 25: an Elixir behaviour's ``@callback`` is a span
-PARSER_VERSION = 25
+# 25: an Elixir behaviour's ``@callback`` is a span; 26: a top-level Kotlin property made by a call given a function
+# body (ktor's ``val SSE = createClientPlugin("SSE") { ... }``) is a span
+PARSER_VERSION = 26
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200

@@ -13,3 +13,10 @@
 (function_declaration (user_type . (identifier) @scope) . name: (identifier) @name) @definition.function
 (function_declaration name: (identifier) @name) @definition.function
 (secondary_constructor "constructor" @name) @definition.function
+
+; A top-level property made by a call given a function body (ktor's plugins: `public val SSE: ClientPlugin<SSEConfig>
+; = createClientPlugin("SSE", ::SSEConfig) { ... }`) is a definition of what it does.
+(source_file
+  (property_declaration
+    (variable_declaration (identifier) @name)
+    (call_expression (annotated_lambda (lambda_literal (_))))) @definition.function)
