@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from spyglass.engine import languages
+from spyglass.engine.context import file_imports
 from spyglass.engine.declarations import is_declaration
 from spyglass.engine.languages import GrammarSpec, grammar_for, language_for, language_for_path
 from spyglass.engine.parsing import ParseResult, parse_spans, split_lines
@@ -54,6 +55,9 @@ def editor_lines(data: bytes) -> list[bytes]:
         ("m.mjs", "javascript"),
         ("api.ts", "typescript"),
         ("Button.tsx", "tsx"),
+        ("TodoList.vue", "vue"),
+        ("Counter.svelte", "svelte"),
+        ("Card.astro", "astro"),
         ("main.go", "go"),
         ("lib.rs", "rust"),
         ("A.java", "java"),
@@ -368,6 +372,19 @@ EXPECTED = [
     ("todo.dart", "class", "TaskSummary", 54, 56),  # extension
     ("todo.dart", "method", "TaskSummary.summary", 55, 55),
     ("todo.dart", "function", "parseTask", 59, 64),
+    # single-file components: the definitions of their scripts
+    ("TodoList.vue", "module", "TodoList", 1, 45),
+    ("TodoList.vue", "function", "visibleTodos", 10, 13),  # computed(() => {...}) at the top level
+    ("TodoList.vue", "function", "toggleTodo", 15, 17),
+    ("TodoList.vue", "function", "removeDone", 19, 21),
+    ("TodoList.vue", "function", "watch", 23, 25),  # a watcher, named after the call
+    ("TodoList.vue", "function", "onMounted", 27, 29),  # a lifecycle hook
+    ("Counter.svelte", "function", "formatCount", 2, 4),  # <script module>
+    ("Counter.svelte", "function", "increment", 11, 13),
+    ("Counter.svelte", "function", "$effect", 15, 17),
+    ("Card.astro", "interface", "Props", 4, 7),  # the --- fence
+    ("Card.astro", "function", "slugify", 11, 13),
+    ("Card.astro", "function", "copyLink", 21, 24),  # a <script> in the markup
 ]
 
 
@@ -1461,6 +1478,82 @@ def test_a_kotlin_property_made_by_a_call_given_a_function_body_is_a_definition(
         ("function", "install", 12, 14),
     ]
     assert spans[0].doc == "Client Server-Sent Events (SSE) plugin."
+
+
+VUE_OPTIONS = b"""<template>
+  <form @submit.prevent="save">
+    <input v-model="host" :class="{ invalid: !hostValid }">
+  </form>
+</template>
+
+<script type="text/x-template" id="row">
+  function notCode() { return "<tr></tr>" }
+</script>
+
+<script data-note="a > inside quotes">
+import { checkHost } from "../util/host";
+const api = require("../api");
+
+export default {
+    name: "EditMonitor",
+    computed: {
+        hostValid() {
+            return checkHost(this.host);
+        },
+    },
+    methods: {
+        async save() {
+            if (!this.hostValid) {
+                return;
+            }
+            await api.saveMonitor(this.host);
+        },
+    },
+};
+</script>
+"""
+
+
+def test_a_components_scripts_are_parsed_and_its_markup_stays_in_its_module() -> None:
+    r = parse_spans("src/pages/EditMonitor.vue", VUE_OPTIONS)
+    assert r.language == "vue" and r.parsed and not r.had_errors
+    assert [(s.kind, s.qualname, s.start_line, s.end_line) for s in r.spans] == [
+        ("module", "EditMonitor", 1, 31),
+        ("function", "hostValid", 18, 20),  # an Options API component's computed property and method
+        ("function", "save", 23, 28),
+    ]
+    module = r.spans[0].text
+    assert '<input v-model="host" :class="{ invalid: !hostValid }">' in module  # the markup is indexed
+    assert 'function notCode() { return "<tr></tr>" }' in module  # a template in a script tag is no code
+    # what the file imports is read from its scripts only
+    assert file_imports(VUE_OPTIONS, "vue") == [
+        'import { checkHost } from "../util/host";',
+        'const api = require("../api");',
+    ]
+    # a name bound to a call given a function with a body is a definition in a component, not in a module:
+    # there it is often data built by a library (zod's ``$constructor("ZodType", (inst, def) => {``)
+    bound = b"const total = computed(() => {\n  return 1\n})\nwatch(() => 1, () => {\n  go()\n})\n"
+    assert [s.kind for s in parse_spans("a.ts", bound).spans] == ["module"]
+    assert [s.qualname for s in parse_spans("a.vue", b"<script setup>\n" + bound + b"</script>\n").spans] == [
+        "a",
+        "total",
+        "watch",
+    ]
+    # is_declaration and the rest read a component's script as TypeScript
+    assert is_declaration("vue", "function", "function f(a: string): number;")
+
+
+def test_component_rewrites_keep_length_and_lines_and_read_a_hostile_file_once() -> None:
+    for language, hostile in [
+        ("vue", b"<script" * 50_000),
+        ("vue", b"<script a='" + b">" * 100_000 + b"\n"),
+        ("svelte", b"<script>\n" + b"x\r\n" * 50_000),
+        ("astro", b"---\n" + b"-- \n" * 50_000),
+        ("astro", "<p>\u00e9\u4e2d</p>\n<script>\nlet \u00e9 = 1\n</script>\n".encode() * 10_000),
+    ]:
+        out = rewritten(language, hostile)
+        assert len(out) == len(hostile) and out.count(b"\n") == hostile.count(b"\n")
+        assert out.count(b"\r") == hostile.count(b"\r")
 
 
 def test_typescript_generic_call_signatures_after_a_member_keep_the_file_parsed() -> None:

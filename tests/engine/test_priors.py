@@ -242,3 +242,78 @@ def test_a_declaration_named_exactly_keeps_its_rank(tmp_path: Path):
     first = _search(_workspace(tmp_path, files=PLUGIN_FILES), "report_header", embed=False)[0]
     assert (first.path, first.symbol) == ("plug/hookspec.py", "report_header")
     assert first.score >= 0.5
+
+
+# a web app whose logic lives in its components and in a Perl tool, beside TypeScript, Python and prose that
+# say the same words: component code and code in a language without a grammar here rank as code, not as prose
+APP_FILES = {
+    "src/components/CartSummary.vue": """<script setup lang="ts">
+import { computed, ref } from 'vue'
+import { fetchCart } from '../api/cart'
+
+const cart = ref(await fetchCart())
+const code = ref('')
+
+function applyDiscountCode() {
+  const percent = cart.value.codes[code.value.trim().toUpperCase()]
+  if (percent === undefined) {
+    throw new Error('unknown discount code')
+  }
+  cart.value.total = Math.round(cart.value.total * (100 - percent)) / 100
+}
+</script>
+
+<template>
+  <input v-model="code" placeholder="Discount code">
+  <button @click="applyDiscountCode">Apply</button>
+  <p>Total: {{ cart.total }}</p>
+</template>
+""",
+    "src/api/cart.ts": """export interface Cart {
+  total: number
+  codes: Record<string, number>
+}
+
+export async function fetchCart(): Promise<Cart> {
+  const reply = await fetch('/api/cart')
+  return (await reply.json()) as Cart
+}
+""",
+    "README.md": """# Shop
+
+The cart page shows the total. Type a discount code under it and the total is lowered by the code's percent.
+Old log files are rotated and compressed every night by the tools folder.
+""",
+    "tools/rotate_logs.pl": """#!/usr/bin/perl
+use strict;
+use warnings;
+
+# Rotate the shop's log files: compress each old log with gzip and keep seven of them.
+sub rotate_logs {
+    my ($dir) = @_;
+    opendir(my $dh, $dir) or die "cannot open $dir: $!";
+    for my $log (grep { /\\.log$/ } readdir($dh)) {
+        system("gzip", "-f", "$dir/$log") == 0 or warn "gzip failed for $log";
+    }
+    closedir($dh);
+}
+
+rotate_logs("/var/log/shop");
+""",
+    "app/logging_setup.py": '''import logging
+
+
+def configure_logging(path):
+    """Write the shop's log to path."""
+    logging.basicConfig(filename=path, level=logging.INFO)
+''',
+}
+
+
+@pytest.mark.parametrize("embed", [False, True], ids=["lexical", "hybrid"])
+def test_component_code_and_code_without_a_grammar_rank_as_code(tmp_path: Path, embed: bool):
+    root = _workspace(tmp_path, files=APP_FILES)
+    first = _search(root, "apply a discount code to the cart total", embed=embed)[0]
+    assert (first.path, first.kind, first.symbol) == ("src/components/CartSummary.vue", "function", "applyDiscountCode")
+    first = _search(root, "compress old log files with gzip", embed=embed)[0]
+    assert first.path == "tools/rotate_logs.pl"

@@ -105,6 +105,9 @@ def test_functions_of_every_newly_parsed_language_are_found_by_name(polyglot: Pa
         "clamp": ("zig", "ring.zig", "function", "clamp", 61),
         "perimeter": ("haskell", "Shapes.hs", "function", "perimeter", 38),
         "parseTask": ("dart", "todo.dart", "function", "parseTask", 59),
+        "toggleTodo": ("vue", "TodoList.vue", "function", "toggleTodo", 15),
+        "formatCount": ("svelte", "Counter.svelte", "function", "formatCount", 2),
+        "slugify": ("astro", "Card.astro", "function", "slugify", 11),
     }
     with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:
         ws.index()

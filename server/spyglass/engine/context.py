@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node, Parser, Query, QueryCursor
 
-from .languages import grammar_for, language_for
+from .languages import grammar_for, language_for, syntax_of
 from .references import references
 from .related import FILE_KINDS, span_at
+from .rewrites import rewritten
 from .search import Searcher
 from .store import StoredSpan
 
@@ -53,7 +54,6 @@ IMPORTS: dict[str, ImportSyntax] = {
     "python": ImportSyntax(frozenset({"import_statement", "import_from_statement", "future_import_statement"})),
     "javascript": _REQUIRE,
     "typescript": _REQUIRE,
-    "tsx": _REQUIRE,
     "go": ImportSyntax(frozenset({"import_declaration"})),
     "rust": ImportSyntax(frozenset({"use_declaration", "extern_crate_declaration"})),
     "java": ImportSyntax(frozenset({"import_declaration"})),
@@ -142,11 +142,14 @@ def _no_span_message(searcher: Searcher, rel: str, line: int, text: str | None, 
 def file_imports(data: bytes, language: str | None) -> list[str]:
     """The file's distinct import statements in file order, each on one line; [] for a language without a
     table entry or a grammar."""
-    syntax = IMPORTS.get(language or "")
-    grammar = grammar_for(language)
-    if language is None or syntax is None or grammar is None:
+    if language is None:
         return []
-    root = Parser(grammar[0]).parse(data).root_node
+    syntax = IMPORTS.get(syntax_of(language))
+    grammar = grammar_for(language)
+    if syntax is None or grammar is None:
+        return []
+    # the text as the grammar reads it (a Vue component's scripts only: rewrites/); the same lengths and lines
+    root = Parser(grammar[0]).parse(rewritten(language, data)).root_node
     nodes = _statement_nodes(root, language, syntax) + _call_nodes(root, syntax)
     nodes.sort(key=lambda n: n.start_byte)
     # the same import written twice (a lazy `import h2` in two functions) is listed once

@@ -18,12 +18,14 @@ import re
 import textwrap
 from functools import lru_cache
 
+from .languages import syntax_of
+
 FUNCTION_KINDS = frozenset({"function", "method"})
 # languages whose function bodies are in braces, so that a definition ending in ``;`` has none
-BRACED = frozenset({"c", "cpp", "csharp", "dart", "java", "javascript", "php", "rust", "typescript", "tsx", "zig"})
+BRACED = frozenset({"c", "cpp", "csharp", "dart", "java", "javascript", "php", "rust", "typescript", "zig"})
 # languages where ``=>`` is also a function's type, never a body without an ``=`` before it (C# and Dart
 # write ``int Area() => w * h;``)
-TYPED_ARROWS = frozenset({"typescript", "tsx"})
+TYPED_ARROWS = frozenset({"typescript"})
 ASSIGNMENT_RE = re.compile(r"(?<![=!<>])=(?![=>])")  # ``=``, not ``=>``, ``==``, ``<=`` or ``!=``
 COMMENT_STARTS = ("//", "/*", "*", "#[", "#!", "@")
 MAX_CHARS = 4000  # a declaration is a signature and its doc; longer text is a definition (or a part of one)
@@ -33,6 +35,7 @@ def is_declaration(language: str, kind: str, text: str) -> bool:
     """Whether a span of ``language`` and ``kind`` with ``text`` is a function that has no body."""
     if kind not in FUNCTION_KINDS or len(text) > MAX_CHARS:
         return False
+    language = syntax_of(language)  # a Vue component's script is TypeScript
     if language == "python":
         return _python_ending(text) and _python_declaration(text)
     if language in BRACED:

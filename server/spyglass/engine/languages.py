@@ -30,7 +30,8 @@ class GrammarSpec:
 
     module: str  # the grammar wheel's import name
     function: str  # the function in it that returns the language pointer
-    query: str  # file name in queries/, without ".scm"
+    query: str  # file name in queries/, without ".scm": the language whose syntax the grammar reads
+    extra_query: str = ""  # a second file in queries/ whose patterns are added (what a component adds)
     # Definition node types whose node is only a heading: the span runs on over the following siblings
     # up to the next definition (markdown setext headings, which the grammar does not wrap in sections).
     open_ended: frozenset[str] = frozenset()
@@ -46,6 +47,8 @@ class GrammarSpec:
     # Elixir's function clauses).
     merge_clauses: bool = False
 
+
+_COMPONENT = GrammarSpec("tree_sitter_typescript", "language_typescript", "typescript", extra_query="components")
 
 GRAMMARS: dict[str, GrammarSpec] = {
     "python": GrammarSpec("tree_sitter_python", "language", "python", dotted_module=True),
@@ -80,6 +83,11 @@ GRAMMARS: dict[str, GrammarSpec] = {
         "tree_sitter_haskell", "language", "haskell", body_types=frozenset({"match"}), merge_clauses=True
     ),
     "markdown": GrammarSpec("tree_sitter_markdown", "language", "markdown", open_ended=frozenset({"setext_heading"})),
+    # Single-file components: TypeScript's grammar reads their scripts, the rest of the file is blanked for it
+    # (rewrites/components.py); a JavaScript script reads the same.
+    "vue": _COMPONENT,
+    "svelte": _COMPONENT,
+    "astro": _COMPONENT,
 }
 
 # Lower-case file suffix -> language. Languages not in GRAMMARS are labels only (indexed as windows).
@@ -140,6 +148,9 @@ EXTENSIONS: dict[str, str] = {
     ".zig": "zig",
     ".hs": "haskell",
     ".dart": "dart",
+    ".vue": "vue",
+    ".svelte": "svelte",
+    ".astro": "astro",
     # labels only
     ".txt": "text",
     ".text": "text",
@@ -170,8 +181,6 @@ EXTENSIONS: dict[str, str] = {
     ".scss": "scss",
     ".sass": "sass",
     ".less": "less",
-    ".vue": "vue",
-    ".svelte": "svelte",
     ".sql": "sql",
     ".graphql": "graphql",
     ".gql": "graphql",
@@ -382,12 +391,23 @@ def has_grammar(language: str | None) -> bool:
     return language in GRAMMARS
 
 
+def syntax_of(language: str) -> str:
+    """The language whose syntax a file of ``language`` holds its code in: the name of its grammar's query
+    ("typescript" for TSX and for a Vue, Svelte or Astro component's scripts), else ``language`` itself."""
+    spec = GRAMMARS.get(language)
+    return spec.query if spec is not None else language
+
+
 PROSE_LANGUAGES = frozenset({"markdown"})  # parsed (sections), but text for people rather than code
+# Programming languages without a grammar here: indexed as windows, but code all the same
+CODE_WITHOUT_GRAMMAR = frozenset(
+    {"perl", "r", "julia", "erlang", "ocaml", "clojure", "nim", "objective-c", "objective-cpp", "powershell", "groovy"}
+)
 
 
 def is_code(language: str | None) -> bool:
-    """A programming language we parse: not prose, config, data or an unknown text type."""
-    return has_grammar(language) and language not in PROSE_LANGUAGES
+    """A programming language: not prose, config, data, markup or an unknown text type."""
+    return (has_grammar(language) and language not in PROSE_LANGUAGES) or language in CODE_WITHOUT_GRAMMAR
 
 
 _cache: dict[str, tuple[Language, Query] | None] = {}
@@ -424,7 +444,9 @@ def _load(language: str) -> tuple[Language, Query] | None:
         )
         return None
     try:
-        source = (QUERY_DIR / f"{spec.query}.scm").read_text(encoding="utf-8")
+        source = "\n".join(
+            (QUERY_DIR / f"{name}.scm").read_text(encoding="utf-8") for name in (spec.query, spec.extra_query) if name
+        )
         query = Query(lang, source)
     except Exception as e:
         log.warning("definitions query for %s unusable (%s: %s); indexing it as windows", language, type(e).__name__, e)

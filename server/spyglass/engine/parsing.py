@@ -86,8 +86,9 @@ COMMENT_TYPES = frozenset({"haddock"})
 # 24: a definition no longer ends with the next one's doc comment (Scala's indented bodies, C macros), an anonymous
 # Scala given is named by its type (``Ord[String]``), Lua's data calls (``vim.tbl_map``) wrap no definition;
 # 25: an Elixir behaviour's ``@callback`` is a span; 26: a top-level Kotlin property made by a call given a function
-# body (ktor's ``val SSE = createClientPlugin("SSE") { ... }``) is a span
-PARSER_VERSION = 26
+# body (ktor's ``val SSE = createClientPlugin("SSE") { ... }``) is a span; 27: Vue, Svelte and Astro components'
+# scripts are parsed as TypeScript (rewrites/components.py), with a top-level call given a function body as a span
+PARSER_VERSION = 27
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200

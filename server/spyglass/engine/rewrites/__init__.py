@@ -10,16 +10,20 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .c import blank_macros
+from .components import rewrite_astro, rewrite_component
 from .haskell import rewrite_haskell
 from .kotlin import rewrite_kotlin
 from .typescript import rewrite_typescript
 
 REWRITES: dict[str, Callable[[bytes], bytes]] = {
+    "astro": rewrite_astro,
     "c": blank_macros,
     "cpp": blank_macros,
     "haskell": rewrite_haskell,
     "kotlin": rewrite_kotlin,
+    "svelte": rewrite_component,
     "typescript": rewrite_typescript,
+    "vue": rewrite_component,
 }
 
 
