@@ -46,14 +46,14 @@ def _files(folders: list[str]) -> Iterator[tuple[str, str, bytes]]:
             dirnames[:] = [d for d in dirnames if d not in SKIP]
             for name in filenames:
                 path = os.path.join(dirpath, name)
-                language = language_for(path)
-                if not language or not has_grammar(language) or language == "markdown":
+                if not has_grammar(language_for(path)) and not name.endswith(".h"):
                     continue
                 try:
                     data = open(path, "rb").read()
                 except OSError:
                     continue
-                if len(data) <= MAX_BYTES:
+                language = language_for(path, data)  # as the indexer reads it: a C++ or Objective-C header by its text
+                if language and has_grammar(language) and language != "markdown" and len(data) <= MAX_BYTES:
                     yield path, language, data
 
 

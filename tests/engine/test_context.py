@@ -219,6 +219,7 @@ SAMPLES = {
     "java": (b"package p;\nimport java.util.List;\nclass A {}\n", 1),
     "c": (b'#include <stdio.h>\n#ifdef X\n#include "y.h"\n#endif\n', 2),
     "cpp": (b"#include <vector>\nint main() { return 0; }\n", 1),
+    "objective-c": (b'#import <Foundation/Foundation.h>\n#include "b.h"\n@interface A : NSObject\n@end\n', 2),
     "csharp": (b"using System;\nnamespace N { using X.Y; class A {} }\n", 2),
     "ruby": (b"require 'json'\nrequire_relative \"cart\"\nputs 1\n", 2),
     "php": (b"<?php\nuse Foo\\Bar;\nrequire_once 'x.php';\n", 2),

@@ -58,6 +58,12 @@ def editor_lines(data: bytes) -> list[bytes]:
         ("TodoList.vue", "vue"),
         ("Counter.svelte", "svelte"),
         ("Card.astro", "astro"),
+        ("Downloader.m", "objective-c"),
+        ("Downloader.mm", "objective-cpp"),
+        ("Rotate.pm", "perl"),
+        ("rotate.pl", "perl"),
+        ("Deploy.ps1", "powershell"),
+        ("Deploy.psm1", "powershell"),
         ("main.go", "go"),
         ("lib.rs", "rust"),
         ("A.java", "java"),
@@ -108,6 +114,8 @@ def test_language_from_content() -> None:
     assert language_for("bin/data", b"just text\n") is None
     assert language_for("x.h", b"#pragma once\nint f(void);\n") == "c"
     assert language_for("x.h", b"#pragma once\nnamespace a {\nclass B {};\n}\n") == "cpp"
+    assert language_for("x.h", b"#import <Foundation/Foundation.h>\n@interface A : NSObject\n@end\n") == "objective-c"
+    assert language_for("x.h", b"/* @interface in a comment */\nint f(void);\n") == "c"
     r = parse_spans("scripts/release", b"#!/usr/bin/env python3\ndef main():\n    pass\n")
     assert r.language == "python" and find_in(r, "main").kind == "function"
 
@@ -372,6 +380,26 @@ EXPECTED = [
     ("todo.dart", "class", "TaskSummary", 54, 56),  # extension
     ("todo.dart", "method", "TaskSummary.summary", 55, 55),
     ("todo.dart", "function", "parseTask", 59, 64),
+    # objective-c: protocols, @interface and @implementation (both named after the class), methods by their
+    # selector's first keyword (a declaration in the @interface, the definition in the @implementation)
+    ("Downloader.m", "interface", "DownloaderDelegate", 7, 9),
+    ("Downloader.m", "method", "DownloaderDelegate.downloader", 8, 8),
+    ("Downloader.m", "class", "Downloader", 11, 14),
+    ("Downloader.m", "method", "Downloader.initWithBaseURL", 13, 13),
+    ("Downloader.m", "function", "PercentEscaped", 18, 20),
+    ("Downloader.m", "class", "Downloader", 22, 43),
+    ("Downloader.m", "method", "Downloader.initWithBaseURL", 27, 34),
+    ("Downloader.m", "method", "Downloader.fetchPath", 37, 41),
+    # perl: subroutines; a package written as a block holds its subroutines, a package statement does not
+    ("Rotate.pm", "function", "rotate", 8, 15),
+    ("Rotate.pm", "function", "_age_in_days", 17, 17),
+    ("Rotate.pm", "class", "Log.Rotate.Policy", 19, 24),
+    ("Rotate.pm", "method", "Log.Rotate.Policy.new", 20, 23),
+    # powershell: functions (with comment-based help above), classes and their methods
+    ("Deploy.ps1", "function", "Publish-Build", 5, 11),
+    ("Deploy.ps1", "function", "Remove-OldBuild", 14, 16),
+    ("Deploy.ps1", "class", "BuildInfo", 18, 21),
+    ("Deploy.ps1", "method", "BuildInfo.Describe", 20, 20),
     # single-file components: the definitions of their scripts
     ("TodoList.vue", "module", "TodoList", 1, 45),
     ("TodoList.vue", "function", "visibleTodos", 10, 13),  # computed(() => {...}) at the top level
@@ -1554,6 +1582,18 @@ def test_component_rewrites_keep_length_and_lines_and_read_a_hostile_file_once()
         out = rewritten(language, hostile)
         assert len(out) == len(hostile) and out.count(b"\n") == hostile.count(b"\n")
         assert out.count(b"\r") == hostile.count(b"\r")
+
+
+def test_objective_c_declarations_and_the_docs_of_perl_and_powershell() -> None:
+    r = parsed("Downloader.m")
+    declared, defined = [s for s in r.spans if s.qualname == "Downloader.initWithBaseURL"]
+    assert is_declaration(declared.language, declared.kind, declared.text)
+    assert not is_declaration(defined.language, defined.kind, defined.text)
+    assert find("Downloader.m", "Downloader.fetchPath").doc.startswith("Fetches a path below the base URL")
+    assert find("Deploy.ps1", "Publish-Build").doc == ".SYNOPSIS\nCopies the build output to a share."  # <# ... #>
+    assert find("Rotate.pm", "rotate").doc == "Compress every log file in a folder and keep the newest few."
+    data = (FIXTURES / "Downloader.m").read_bytes()
+    assert file_imports(data, "objective-c") == ['#import "Downloader.h"', "#import <Foundation/Foundation.h>"]
 
 
 def test_typescript_generic_call_signatures_after_a_member_keep_the_file_parsed() -> None:

@@ -244,7 +244,7 @@ def test_a_declaration_named_exactly_keeps_its_rank(tmp_path: Path):
     assert first.score >= 0.5
 
 
-# a web app whose logic lives in its components and in a Perl tool, beside TypeScript, Python and prose that
+# a web app whose logic lives in its components and in an R script, beside TypeScript, Python and prose that
 # say the same words: component code and code in a language without a grammar here rank as code, not as prose
 APP_FILES = {
     "src/components/CartSummary.vue": """<script setup lang="ts">
@@ -284,21 +284,16 @@ export async function fetchCart(): Promise<Cart> {
 The cart page shows the total. Type a discount code under it and the total is lowered by the code's percent.
 Old log files are rotated and compressed every night by the tools folder.
 """,
-    "tools/rotate_logs.pl": """#!/usr/bin/perl
-use strict;
-use warnings;
-
-# Rotate the shop's log files: compress each old log with gzip and keep seven of them.
-sub rotate_logs {
-    my ($dir) = @_;
-    opendir(my $dh, $dir) or die "cannot open $dir: $!";
-    for my $log (grep { /\\.log$/ } readdir($dh)) {
-        system("gzip", "-f", "$dir/$log") == 0 or warn "gzip failed for $log";
-    }
-    closedir($dh);
+    "tools/rotate_logs.R": """# Rotate the shop's log files: compress each old log with gzip and keep seven of them.
+rotate_logs <- function(dir, keep = 7) {
+  logs <- list.files(dir, pattern = "\\\\.log$", full.names = TRUE)
+  old <- logs[order(file.mtime(logs), decreasing = TRUE)][-seq_len(keep)]
+  for (log in old) {
+    system2("gzip", c("-f", log))
+  }
 }
 
-rotate_logs("/var/log/shop");
+rotate_logs("/var/log/shop")
 """,
     "app/logging_setup.py": '''import logging
 
@@ -316,4 +311,4 @@ def test_component_code_and_code_without_a_grammar_rank_as_code(tmp_path: Path, 
     first = _search(root, "apply a discount code to the cart total", embed=embed)[0]
     assert (first.path, first.kind, first.symbol) == ("src/components/CartSummary.vue", "function", "applyDiscountCode")
     first = _search(root, "compress old log files with gzip", embed=embed)[0]
-    assert first.path == "tools/rotate_logs.pl"
+    assert first.path == "tools/rotate_logs.R"  # R has no grammar here: windows, but code

@@ -108,6 +108,9 @@ def test_functions_of_every_newly_parsed_language_are_found_by_name(polyglot: Pa
         "toggleTodo": ("vue", "TodoList.vue", "function", "toggleTodo", 15),
         "formatCount": ("svelte", "Counter.svelte", "function", "formatCount", 2),
         "slugify": ("astro", "Card.astro", "function", "slugify", 11),
+        "fetchPath": ("objective-c", "Downloader.m", "method", "Downloader.fetchPath", 37),
+        "rotate": ("perl", "Rotate.pm", "function", "rotate", 8),
+        "Publish-Build": ("powershell", "Deploy.ps1", "function", "Publish-Build", 5),
     }
     with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:
         ws.index()

@@ -59,6 +59,7 @@ IMPORTS: dict[str, ImportSyntax] = {
     "java": ImportSyntax(frozenset({"import_declaration"})),
     "c": ImportSyntax(frozenset({"preproc_include"})),
     "cpp": ImportSyntax(frozenset({"preproc_include"})),
+    "objective-c": ImportSyntax(frozenset({"preproc_include"})),  # #import and #include
     "csharp": ImportSyntax(frozenset({"using_directive"})),
     "ruby": ImportSyntax(frozenset(), "call", "method", frozenset({"require", "require_relative", "load"})),
     "php": ImportSyntax(

@@ -22,7 +22,9 @@ from .languages import syntax_of
 
 FUNCTION_KINDS = frozenset({"function", "method"})
 # languages whose function bodies are in braces, so that a definition ending in ``;`` has none
-BRACED = frozenset({"c", "cpp", "csharp", "dart", "java", "javascript", "php", "rust", "typescript", "zig"})
+BRACED = frozenset(
+    {"c", "cpp", "csharp", "dart", "java", "javascript", "objective-c", "php", "rust", "typescript", "zig"}
+)
 # languages where ``=>`` is also a function's type, never a body without an ``=`` before it (C# and Dart
 # write ``int Area() => w * h;``)
 TYPED_ARROWS = frozenset({"typescript"})

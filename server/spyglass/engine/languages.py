@@ -14,6 +14,7 @@ import importlib
 import logging
 import re
 import threading
+import warnings
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -82,6 +83,9 @@ GRAMMARS: dict[str, GrammarSpec] = {
     "haskell": GrammarSpec(
         "tree_sitter_haskell", "language", "haskell", body_types=frozenset({"match"}), merge_clauses=True
     ),
+    "objective-c": GrammarSpec("tree_sitter_objc", "language", "objective-c"),
+    "perl": GrammarSpec("tree_sitter_perl", "language", "perl"),
+    "powershell": GrammarSpec("tree_sitter_powershell", "language", "powershell"),
     "markdown": GrammarSpec("tree_sitter_markdown", "language", "markdown", open_ended=frozenset({"setext_heading"})),
     # Single-file components: TypeScript's grammar reads their scripts, the rest of the file is blanked for it
     # (rewrites/components.py); a JavaScript script reads the same.
@@ -148,6 +152,11 @@ EXTENSIONS: dict[str, str] = {
     ".zig": "zig",
     ".hs": "haskell",
     ".dart": "dart",
+    ".m": "objective-c",
+    ".pl": "perl",
+    ".pm": "perl",
+    ".ps1": "powershell",
+    ".psm1": "powershell",
     ".vue": "vue",
     ".svelte": "svelte",
     ".astro": "astro",
@@ -187,17 +196,13 @@ EXTENSIONS: dict[str, str] = {
     ".proto": "protobuf",
     ".csv": "csv",
     ".tsv": "tsv",
-    ".pl": "perl",
-    ".pm": "perl",
     ".r": "r",
     ".jl": "julia",
     ".erl": "erlang",
     ".ml": "ocaml",
     ".clj": "clojure",
     ".nim": "nim",
-    ".m": "objective-c",
     ".mm": "objective-cpp",
-    ".ps1": "powershell",
     ".bat": "batch",
     ".cmd": "batch",
     ".fish": "fish",
@@ -276,13 +281,14 @@ INTERPRETERS: dict[str, str] = {
 # Suffix -> [(pattern, language)]: the first pattern found in a file's first bytes overrides the suffix.
 CONTENT_HINTS: dict[str, list[tuple[re.Pattern[bytes], str]]] = {
     ".h": [
+        (re.compile(rb"(?m)^[ \t]*(?:@(?:interface|protocol|class)\b|#import\b)"), "objective-c"),
         (
             re.compile(
                 rb"(?m)^[ \t]*(?:namespace\s+\w+\s*\{|template\s*<|using\s+namespace\b"
                 rb"|class\s+\w+[^;\n]*\{|(?:public|private|protected)\s*:)|\bstd::\w"
             ),
             "cpp",
-        )
+        ),
     ],
 }
 HINT_BYTES = 100_000
@@ -400,9 +406,7 @@ def syntax_of(language: str) -> str:
 
 PROSE_LANGUAGES = frozenset({"markdown"})  # parsed (sections), but text for people rather than code
 # Programming languages without a grammar here: indexed as windows, but code all the same
-CODE_WITHOUT_GRAMMAR = frozenset(
-    {"perl", "r", "julia", "erlang", "ocaml", "clojure", "nim", "objective-c", "objective-cpp", "powershell", "groovy"}
-)
+CODE_WITHOUT_GRAMMAR = frozenset({"r", "julia", "erlang", "ocaml", "clojure", "nim", "objective-cpp", "groovy"})
 
 
 def is_code(language: str | None) -> bool:
@@ -437,7 +441,9 @@ def _load(language: str) -> tuple[Language, Query] | None:
         return None
     try:
         module = importlib.import_module(spec.module)
-        lang = Language(getattr(module, spec.function)())
+        with warnings.catch_warnings():  # tree-sitter-perl still hands over its language as an int, not a capsule
+            warnings.simplefilter("ignore", DeprecationWarning)
+            lang = Language(getattr(module, spec.function)())
     except Exception as e:  # any failure means "no grammar"
         log.warning(
             "tree-sitter grammar for %s unavailable (%s: %s); indexing it as windows", language, type(e).__name__, e

@@ -87,8 +87,9 @@ COMMENT_TYPES = frozenset({"haddock"})
 # Scala given is named by its type (``Ord[String]``), Lua's data calls (``vim.tbl_map``) wrap no definition;
 # 25: an Elixir behaviour's ``@callback`` is a span; 26: a top-level Kotlin property made by a call given a function
 # body (ktor's ``val SSE = createClientPlugin("SSE") { ... }``) is a span; 27: Vue, Svelte and Astro components'
-# scripts are parsed as TypeScript (rewrites/components.py), with a top-level call given a function body as a span
-PARSER_VERSION = 27
+# scripts are parsed as TypeScript (rewrites/components.py), with a top-level call given a function body as a span;
+# 28: Objective-C, Perl and PowerShell are parsed (and an Objective-C header is Objective-C, not C)
+PARSER_VERSION = 28
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200
@@ -99,8 +100,8 @@ _BODY_SEARCH_NODES = 64  # how many nodes to look at for a definition's body
 _WS_RE = re.compile(r"\s+")
 _EOL_RE = re.compile(rb"\r\n|\r|\n")
 _EOL_STR_RE = re.compile(r"\r\n|\r|\n")
-_COMMENT_START_RE = re.compile(r"^(?:/\*+!?|\*+(?!/)|//+!?|#+!?|--+(?:[ \t]*[|^])?|;+|%+|=begin\b|=end\b)[ \t]?")
-_COMMENT_END_RE = re.compile(r"[ \t]*\*+/$")
+_COMMENT_START_RE = re.compile(r"^(?:/\*+!?|\*+(?!/)|//+!?|<#|#+!?|--+(?:[ \t]*[|^])?|;+|%+|=begin\b|=end\b)[ \t]?")
+_COMMENT_END_RE = re.compile(r"[ \t]*(?:\*+/|#>)$")  # C's */, PowerShell's #>
 _STRING_PREFIX_RE = re.compile(r"^[rRbBuUfF]{0,2}('''|\"\"\"|'|\")")
 # " =": not the "=" of a Ruby setter `def x=`; a backslash: the line goes on, as a multi-line C macro's first does
 _TRAILING_PUNCT = (" \\", "=>", "{", ":", ";", " =")

@@ -21,6 +21,7 @@ REWRITES: dict[str, Callable[[bytes], bytes]] = {
     "cpp": blank_macros,
     "haskell": rewrite_haskell,
     "kotlin": rewrite_kotlin,
+    "objective-c": blank_macros,
     "svelte": rewrite_component,
     "typescript": rewrite_typescript,
     "vue": rewrite_component,
