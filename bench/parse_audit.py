@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from tree_sitter import Parser
 
 from spyglass.engine import rewrites
-from spyglass.engine.languages import grammar_for, has_grammar, language_for
+from spyglass.engine.languages import COMPONENT_LANGUAGES, grammar_for, has_grammar, language_for
 from spyglass.engine.parsing import ParseResult, parse_spans
 from spyglass.engine.rewrites import rewritten
 
@@ -37,7 +37,6 @@ SKIP = {".git", ".spyglass", "node_modules"}
 BIG_ERROR_LINES = 20
 MAX_BYTES = 1_000_000
 COMMENT_STARTS = (b"//", b"#", b"*", b"/*", b"--")
-COMPONENTS = {"vue", "svelte", "astro"}
 
 
 def _files(folders: list[str]) -> Iterator[tuple[str, str, bytes]]:
@@ -82,7 +81,7 @@ def audit(folders: list[str], worst: int) -> None:
     for path, language, data in _files(folders):
         result = parse_spans(path, data)
         # code lines as the grammar reads them: a component's scripts, not its markup (rewrites/components.py)
-        read = rewritten(language, data) if language in COMPONENTS else data
+        read = rewritten(language, data) if language in COMPONENT_LANGUAGES else data
         code = {
             i
             for i, line in enumerate(read.split(b"\n"), 1)

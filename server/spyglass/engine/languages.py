@@ -49,6 +49,9 @@ class GrammarSpec:
     merge_clauses: bool = False
 
 
+# Single-file components: TypeScript's grammar reads their scripts, the rest of the file is blanked for it
+# (rewrites/components.py); a JavaScript script reads the same.
+COMPONENT_LANGUAGES = frozenset({"vue", "svelte", "astro"})
 _COMPONENT = GrammarSpec("tree_sitter_typescript", "language_typescript", "typescript", extra_query="components")
 
 GRAMMARS: dict[str, GrammarSpec] = {
@@ -87,8 +90,6 @@ GRAMMARS: dict[str, GrammarSpec] = {
     "perl": GrammarSpec("tree_sitter_perl", "language", "perl"),
     "powershell": GrammarSpec("tree_sitter_powershell", "language", "powershell"),
     "markdown": GrammarSpec("tree_sitter_markdown", "language", "markdown", open_ended=frozenset({"setext_heading"})),
-    # Single-file components: TypeScript's grammar reads their scripts, the rest of the file is blanked for it
-    # (rewrites/components.py); a JavaScript script reads the same.
     "vue": _COMPONENT,
     "svelte": _COMPONENT,
     "astro": _COMPONENT,

@@ -88,8 +88,10 @@ COMMENT_TYPES = frozenset({"haddock"})
 # 25: an Elixir behaviour's ``@callback`` is a span; 26: a top-level Kotlin property made by a call given a function
 # body (ktor's ``val SSE = createClientPlugin("SSE") { ... }``) is a span; 27: Vue, Svelte and Astro components'
 # scripts are parsed as TypeScript (rewrites/components.py), with a top-level call given a function body as a span;
-# 28: Objective-C, Perl and PowerShell are parsed (and an Objective-C header is Objective-C, not C)
-PARSER_VERSION = 28
+# 28: Objective-C, Perl and PowerShell are parsed (and an Objective-C header is Objective-C, not C); 29: a component's
+# call statement (``onMounted(() => {``) and a method of data (``items.map(...)``) are no spans, and its scripts are
+# found as its compiler finds them (a line's start, not inside an HTML comment; Astro's fence after CRLF or a BOM)
+PARSER_VERSION = 29
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200

@@ -13,7 +13,7 @@ import re
 
 from tree_sitter import Node, Parser
 
-from .languages import grammar_for
+from .languages import COMPONENT_LANGUAGES, grammar_for
 from .parsing import split_lines
 
 NOT_CODE = ("comment", "string", "heredoc", "char_literal", "rune_literal", "regex")
@@ -29,7 +29,7 @@ def code_use_lines(text: str, language: str | None, name: str) -> list[int] | No
     if not found:
         return []
     grammar = grammar_for(language)
-    if grammar is None:
+    if grammar is None or language in COMPONENT_LANGUAGES:  # a component's markup uses names in its own syntax
         return None
     data = text.encode("utf-8", "surrogatepass")
     root = Parser(grammar[0]).parse(data).root_node

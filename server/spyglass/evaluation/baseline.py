@@ -70,7 +70,7 @@ _WORD_RE = re.compile(r"[^\W_]+")
 
 
 def is_source_path(path: str) -> bool:
-    """Whether ``path``'s name marks it as source code: a language with a grammar that is not prose."""
+    """Whether ``path``'s name marks it as source code: a programming language (``is_code``), not prose."""
     language = language_for_path(path)
     return is_code(language)
 

@@ -19,18 +19,20 @@ import re
 from .blanking import NOT_LINE_BREAK_RE
 from .typescript import rewrite_typescript
 
-START_RE = re.compile(rb"<script\b", re.I)
+# a script element starts a line (after its indentation), as a component's blocks do: a "<script>" in text, a
+# string or an attribute is none; nor is anything inside an HTML comment
+START_RE = re.compile(rb"(?m)^[ \t]*(?P<tag><script(?=[\s>/]))|<!--", re.I)
 # a start tag's attributes, quoted or not (a ">" inside quotes does not end it), read within TAG_BYTES of its start
-TAG_RE = re.compile(rb"<script\b(?P<attrs>(?:[^>\"']++|\"[^\"]*+\"|'[^']*+')*+)>", re.I)
+TAG_RE = re.compile(rb"<script(?P<attrs>(?:[^>\"']++|\"[^\"]*+\"|'[^']*+')*+)>", re.I)
 TAG_BYTES = 1024
 END_RE = re.compile(rb"</script\s*>", re.I)
-TYPE_RE = re.compile(rb"""\btype\s*=\s*["']?(?P<type>[^"'\s>]*)""", re.I)
+TYPE_RE = re.compile(rb"""(?:^|\s)type\s*=\s*["']?(?P<type>[^"'\s>]*)""", re.I)
 # the types a browser runs as a script (and the TypeScript ones bundlers accept)
 SCRIPT_TYPES = frozenset(
     {b"", b"module", b"text/javascript", b"application/javascript", b"text/typescript", b"application/typescript"}
 )
-# Astro's component script: a "---" line opening the file (blank lines before it) and the next "---" line
-FENCE_RE = re.compile(rb"\A(?:[ \t]*\r?\n)*---[ \t]*\r?\n(?P<body>.*?)^---[ \t]*$", re.S | re.M)
+# Astro's component script: a "---" line opening the file (after a byte order mark and blank lines) and the next
+FENCE_RE = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:[ \t]*\r?\n)*---[ \t]*\r?\n(?P<body>.*?)^---[ \t]*\r?$", re.S | re.M)
 
 
 def script_ranges(data: bytes, fenced: bool = False) -> list[tuple[int, int]]:
@@ -39,14 +41,23 @@ def script_ranges(data: bytes, fenced: bool = False) -> list[tuple[int, int]]:
     if fenced and (m := FENCE_RE.match(data)):
         ranges.append(m.span("body"))
     pos = ranges[-1][1] if ranges else 0
-    # one pass: each start tag is read within TAG_BYTES, and the search for an end tag goes on from the last
+    # one pass: each start tag is read within TAG_BYTES, and each search goes on from where the last one ended
     while (start := START_RE.search(data, pos)) is not None:
-        tag = TAG_RE.match(data, start.start(), start.start() + TAG_BYTES)
+        if start["tag"] is None:  # an HTML comment: skipped whole (a commented-out script is no code)
+            close = data.find(b"-->", start.end())
+            if close < 0:
+                break
+            pos = close + 3
+            continue
+        tag = TAG_RE.match(data, start.start("tag"), start.start("tag") + TAG_BYTES)
         if tag is None:
             pos = start.end()
             continue
+        if tag["attrs"].rstrip().endswith(b"/"):  # <script src="..." />: an external script, no text
+            pos = tag.end()
+            continue
         end = END_RE.search(data, tag.end())
-        if end is None:  # no script closes after this point
+        if end is None:  # no script closes after this point (a compiler rejects the file too)
             break
         kind = TYPE_RE.search(tag["attrs"])
         if kind is None or kind["type"].lower() in SCRIPT_TYPES:
