@@ -32,7 +32,7 @@ class GrammarSpec:
     module: str  # the grammar wheel's import name
     function: str  # the function in it that returns the language pointer
     query: str  # file name in queries/, without ".scm": the language whose syntax the grammar reads
-    extra_query: str = ""  # a second file in queries/ whose patterns are added (what a component adds)
+    extra_query: str = ""  # a second file in queries/ whose patterns are added (C's, for Objective-C)
     # Definition node types whose node is only a heading: the span runs on over the following siblings
     # up to the next definition (markdown setext headings, which the grammar does not wrap in sections).
     open_ended: frozenset[str] = frozenset()
@@ -86,7 +86,7 @@ GRAMMARS: dict[str, GrammarSpec] = {
     "haskell": GrammarSpec(
         "tree_sitter_haskell", "language", "haskell", body_types=frozenset({"match"}), merge_clauses=True
     ),
-    "objective-c": GrammarSpec("tree_sitter_objc", "language", "objective-c"),
+    "objective-c": GrammarSpec("tree_sitter_objc", "language", "objective-c", extra_query="c"),
     "perl": GrammarSpec("tree_sitter_perl", "language", "perl"),
     "powershell": GrammarSpec("tree_sitter_powershell", "language", "powershell"),
     "markdown": GrammarSpec("tree_sitter_markdown", "language", "markdown", open_ended=frozenset({"setext_heading"})),
