@@ -117,6 +117,12 @@ def test_language_from_content() -> None:
     assert language_for("x.h", b"#pragma once\nnamespace a {\nclass B {};\n}\n") == "cpp"
     assert language_for("x.h", b"#import <Foundation/Foundation.h>\n@interface A : NSObject\n@end\n") == "objective-c"
     assert language_for("x.h", b"/* @interface in a comment */\nint f(void);\n") == "c"
+    assert language_for("solve.m", b"% Solve it.\nfunction x = solve(A, b)\n  x = A \\ b;\nend\n") == "matlab"
+    assert (
+        language_for("AppDelegate.m", b'#import "AppDelegate.h"\n@implementation AppDelegate\n@end\n') == "objective-c"
+    )
+    assert languages.is_code("matlab") and not languages.has_grammar("matlab")
+    assert languages.known_language("MATLAB") == "matlab"  # a language filter takes what a hint labels
     r = parse_spans("scripts/release", b"#!/usr/bin/env python3\ndef main():\n    pass\n")
     assert r.language == "python" and find_in(r, "main").kind == "function"
 

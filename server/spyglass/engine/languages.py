@@ -291,6 +291,11 @@ CONTENT_HINTS: dict[str, list[tuple[re.Pattern[bytes], str]]] = {
             "cpp",
         ),
     ],
+    # .m is Objective-C, or MATLAB/Octave (`function y = f(x)`, `%` comments): windows, but code
+    ".m": [
+        (re.compile(rb"(?m)^[ \t]*(?:@(?:interface|implementation|protocol)\b|#(?:import|include)\b)"), "objective-c"),
+        (re.compile(rb"(?m)^[ \t]*(?:function\b|classdef\b|%)"), "matlab"),
+    ],
 }
 HINT_BYTES = 100_000
 
@@ -350,7 +355,14 @@ def canonical_language(name: str) -> str:
 # Every language a span can be labelled with ("text" for files of no known kind): the vocabulary of the
 # language filters of every front end.
 LANGUAGES: frozenset[str] = frozenset(
-    {*GRAMMARS, *EXTENSIONS.values(), *FILENAMES.values(), *INTERPRETERS.values(), "text"}
+    {
+        *GRAMMARS,
+        *EXTENSIONS.values(),
+        *FILENAMES.values(),
+        *INTERPRETERS.values(),
+        *(language for hints in CONTENT_HINTS.values() for _, language in hints),
+        "text",
+    }
 )
 
 
@@ -407,7 +419,9 @@ def syntax_of(language: str) -> str:
 
 PROSE_LANGUAGES = frozenset({"markdown"})  # parsed (sections), but text for people rather than code
 # Programming languages without a grammar here: indexed as windows, but code all the same
-CODE_WITHOUT_GRAMMAR = frozenset({"r", "julia", "erlang", "ocaml", "clojure", "nim", "objective-cpp", "groovy"})
+CODE_WITHOUT_GRAMMAR = frozenset(
+    {"r", "julia", "erlang", "ocaml", "clojure", "nim", "objective-cpp", "groovy", "matlab"}
+)
 
 
 def is_code(language: str | None) -> bool:

@@ -90,8 +90,9 @@ COMMENT_TYPES = frozenset({"haddock"})
 # scripts are parsed as TypeScript (rewrites/components.py), with a top-level call given a function body as a span;
 # 28: Objective-C, Perl and PowerShell are parsed (and an Objective-C header is Objective-C, not C); 29: a component's
 # call statement (``onMounted(() => {``) and a method of data (``items.map(...)``) are no spans, and its scripts are
-# found as its compiler finds them (a line's start, not inside an HTML comment; Astro's fence after CRLF or a BOM)
-PARSER_VERSION = 29
+# found as its compiler finds them (a line's start, not inside an HTML comment; Astro's fence after CRLF or a BOM);
+# 30: a MATLAB ``.m`` file is MATLAB (windows), not Objective-C
+PARSER_VERSION = 30
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200
