@@ -14,6 +14,7 @@ from spyglass.engine import languages
 from spyglass.engine.context import file_imports
 from spyglass.engine.declarations import is_declaration
 from spyglass.engine.languages import GrammarSpec, grammar_for, language_for, language_for_path
+from spyglass.engine.notebooks import code_view
 from spyglass.engine.parsing import ParseResult, parse_spans, split_lines
 from spyglass.engine.rewrites import blank_macros, rewritten
 from spyglass.engine.settings import Settings
@@ -59,6 +60,7 @@ def editor_lines(data: bytes) -> list[bytes]:
         ("TodoList.vue", "vue"),
         ("Counter.svelte", "svelte"),
         ("Card.astro", "astro"),
+        ("readings.ipynb", "python"),  # read as its code (notebooks.py)
         ("Downloader.m", "objective-c"),
         ("Downloader.mm", "objective-cpp"),
         ("Rotate.pm", "perl"),
@@ -417,6 +419,9 @@ EXPECTED = [
     ("Card.astro", "interface", "Props", 4, 7),  # the --- fence
     ("Card.astro", "function", "slugify", 11, 13),
     ("Card.astro", "function", "copyLink", 21, 24),  # a <script> in the markup
+    # a notebook: the definitions of its code cells, on the lines of the file (notebooks.py)
+    ("readings.ipynb", "function", "smooth_readings", 49, 52),
+    ("readings.ipynb", "method", "OutlierFilter.transform", 86, 88),
 ]
 
 
@@ -648,7 +653,7 @@ def test_parents_and_languages() -> None:
 
 @pytest.mark.parametrize("fixture", ALL_FIXTURES)
 def test_every_line_is_covered_and_spans_are_sane(fixture: str) -> None:
-    data = (FIXTURES / fixture).read_bytes()
+    data = code_view(fixture, (FIXTURES / fixture).read_bytes())  # a notebook's lines are its code, line for line
     lines = editor_lines(data)
     spans = parsed(fixture).spans
     assert spans

@@ -111,6 +111,7 @@ def test_functions_of_every_newly_parsed_language_are_found_by_name(polyglot: Pa
         "fetchPath": ("objective-c", "Downloader.m", "method", "Downloader.fetchPath", 37),
         "rotate": ("perl", "Rotate.pm", "function", "rotate", 8),
         "Publish-Build": ("powershell", "Deploy.ps1", "function", "Publish-Build", 5),
+        "smooth_readings": ("python", "readings.ipynb", "function", "smooth_readings", 49),
     }
     with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:
         ws.index()

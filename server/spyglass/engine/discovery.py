@@ -35,7 +35,8 @@ Rules, in the order they are applied to each directory entry (the first that dec
    how names match: :mod:`~spyglass.engine.filerules`).
 6. **``settings.include``**: if non-empty, a file that matches none of these gitignore-syntax globs is
    skipped (``"not included"``). Include only narrows; it never re-admits a file skipped above.
-7. **Size**: files larger than ``settings.max_file_size`` bytes are skipped (``"too large"``).
+7. **Size**: files larger than ``settings.max_file_size`` bytes are skipped (``"too large"``); a notebook may be
+   larger, its code may not (notebooks.py).
 
 File-system rules. Symlinks (to files and to folders) are judged by the rules above under the
 link's own path, then:
@@ -98,6 +99,7 @@ from spyglass.engine.filerules import (
     looks_binary,
 )
 from spyglass.engine.ignorefiles import IGNORE_FILES, Compiled, Layer, compile_lines, load_ignore_file, outer_git_layers
+from spyglass.engine.notebooks import size_limit
 from spyglass.engine.settings import Settings
 
 __all__ = ["Discovery", "FileEntry", "check_path", "discover", "is_secret_file", "looks_binary"]
@@ -517,7 +519,7 @@ class _Rules:
                 return MISSING
             except OSError:
                 return UNREADABLE
-        if st.st_size > self.max_file_size:
+        if st.st_size > size_limit(rel, self.max_file_size):  # a notebook is held to the limit by its code
             return TOO_LARGE
         if not os.access(path, os.R_OK):
             return UNREADABLE

@@ -25,6 +25,7 @@ from .embedding import Embedder
 from .embedtext import embed_hash, embed_text
 from .errors import ModelLoadError
 from .filerules import MISSING, NOT_REGULAR, SYMLINK_OUTSIDE_ROOT
+from .notebooks import code_view, size_limit
 from .parsing import PARSER_VERSION, parse_spans
 from .redact import SECRETS_VERSION, FileSecrets, redact, unmarked
 from .settings import Settings
@@ -292,7 +293,7 @@ class Indexer:
                         continue  # gone or changed since: its next sync indexes it again
                     if content_hash(data) != digest:
                         continue
-                    secrets = FileSecrets(data.decode("utf-8", "replace"))
+                    secrets = FileSecrets(code_view(path, data).decode("utf-8", "replace"))
                     if not secrets.count:
                         self.store.set_secrets(path, digest, secrets.to_json())
                     elif (state := self.store.file_state(path)) is not None:
@@ -353,10 +354,14 @@ class Indexer:
             report.unchanged += 1
             return
         reason = None
-        if len(data) > self.settings.max_file_size:
+        if len(data) > size_limit(path, self.settings.max_file_size):
             reason = "too large"
         elif looks_binary(data[:8192]):
             reason = "binary"
+        else:
+            data = code_view(path, data)  # a notebook is read as its code, which is held to the limit
+            if len(data) > self.settings.max_file_size:
+                reason = "too large"
         if reason:
             self.store.record_skip(path, size, mtime_ns, reason)
             report.skipped[reason] += 1

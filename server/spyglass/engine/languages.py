@@ -215,7 +215,8 @@ EXTENSIONS: dict[str, str] = {
     ".gradle": "groovy",
     ".groovy": "groovy",
     ".dockerfile": "dockerfile",
-    ".ipynb": "json",
+    # a notebook is read as its code (notebooks.py): Python, unless it is still JSON (another kernel's)
+    ".ipynb": "python",
     ".lock": "text",
 }
 
@@ -296,6 +297,9 @@ CONTENT_HINTS: dict[str, list[tuple[re.Pattern[bytes], str]]] = {
         (re.compile(rb"(?m)^[ \t]*(?:@(?:interface|implementation|protocol)\b|#(?:import|include)\b)"), "objective-c"),
         (re.compile(rb"(?m)^[ \t]*(?:function\b|classdef\b|%)"), "matlab"),
     ],
+    # a notebook is read as its code (notebooks.py), whose first line is empty (the JSON's "{"): one that is not
+    # is a notebook that could not be read so (another kernel's), still JSON
+    ".ipynb": [(re.compile(rb"\A[^\r\n]"), "json")],
 }
 HINT_BYTES = 100_000
 

@@ -44,6 +44,7 @@ from typing import Any
 from tree_sitter import Node, Parser, QueryCursor
 
 from .languages import canonical_language, grammar_for, language_for, spec_for
+from .notebooks import code_view
 from .rewrites import rewritten
 from .settings import Settings
 from .spans import Kind, Span
@@ -91,8 +92,9 @@ COMMENT_TYPES = frozenset({"haddock"})
 # 28: Objective-C, Perl and PowerShell are parsed (and an Objective-C header is Objective-C, not C); 29: a component's
 # call statement (``onMounted(() => {``) and a method of data (``items.map(...)``) are no spans, and its scripts are
 # found as its compiler finds them (a line's start, not inside an HTML comment; Astro's fence after CRLF or a BOM);
-# 30: a MATLAB ``.m`` file is MATLAB (windows), not Objective-C
-PARSER_VERSION = 30
+# 30: a MATLAB ``.m`` file is MATLAB (windows), not Objective-C; 31: a Jupyter notebook of a Python kernel is read
+# as its code (notebooks.py), not as windows of JSON
+PARSER_VERSION = 31
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200
@@ -138,6 +140,12 @@ def parse_spans(
     (``Tree.edit``): tree-sitter then re-parses only what changed (an editor buffer, docs/lsp.md)."""
     settings = settings or _settings()
     try:
+        # a notebook is read as its code (notebooks.py); an editor's edits describe the JSON, so a tree of the
+        # code is neither reused nor kept
+        viewed = code_view(rel_path, data)
+        notebook = viewed is not data
+        if notebook:
+            data, old_tree = viewed, None
         language = language_for(rel_path, data) if language is None else canonical_language(language)
         label = language or "text"
         lines = _Lines(data)
@@ -147,7 +155,10 @@ def parse_spans(
         if grammar is None:
             return ParseResult(_windows(rel_path, lines, settings, label, "window"), label)
         try:
-            return _parse(rel_path, data, lines, settings, label, grammar, old_tree)
+            result = _parse(rel_path, data, lines, settings, label, grammar, old_tree)
+            if notebook:
+                result.tree = None
+            return result
         except Exception:
             log.exception("parsing %s as %s failed; indexing it as windows", rel_path, label)
             return ParseResult(_windows(rel_path, lines, settings, label, "window"), label)

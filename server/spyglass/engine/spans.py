@@ -56,7 +56,7 @@ class Span:
     language: str  # "python", "typescript", ..., "text" for plain windows
     start_line: int  # 1-based, inclusive
     end_line: int  # 1-based, inclusive
-    start_byte: int  # 0-based offset into the file's UTF-8 bytes
+    start_byte: int  # 0-based offset into the file's UTF-8 bytes (a notebook's: into its code, notebooks.py)
     end_byte: int  # exclusive
     text: str
     text_hash: str = field(default="")

@@ -53,6 +53,7 @@ from .history.reader import HistoryReader
 from .history.recorder import HistoryReport, sync_history
 from .indexer import Cancel, Indexer, IndexReport, ProgressFn, content_hash
 from .lock import WriterLock
+from .notebooks import code_view, is_notebook
 from .parsing import parse_spans, split_lines
 from .redact import FileSecrets
 from .related import RelatedSpan, related_spans, span_at
@@ -572,7 +573,7 @@ class Workspace:
             found = FileSecrets.from_json(kept[1])
             if found is not None:
                 return found
-        return FileSecrets(data.decode("utf-8", "replace"))
+        return FileSecrets(code_view(rel, data).decode("utf-8", "replace"))
 
     def _version_of(self, rel: str) -> tuple | None:
         """What says a file's text changed without reading it: an open buffer's text, or the disk's size
@@ -613,11 +614,15 @@ class Workspace:
         )
 
     def _current_text(self, rel: str) -> str | None:
-        """The text of an indexed file as it is now: an open buffer's, else the disk's (None when gone)."""
+        """The text of an indexed file as it is now, as the index reads it (a notebook's code: notebooks.py): an
+        open buffer's, else the disk's (None when gone)."""
         if rel in self.buffers:
-            return self.buffers[rel]
+            text = self.buffers[rel]
+            if is_notebook(rel):
+                return code_view(rel, text.encode("utf-8", "surrogatepass")).decode("utf-8", "surrogatepass")
+            return text
         try:
-            return read_inside(self.root, rel).decode("utf-8", "replace")
+            return code_view(rel, read_inside(self.root, rel)).decode("utf-8", "replace")
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError, Escaped):
             return None
 

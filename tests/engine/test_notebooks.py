@@ -1,0 +1,174 @@
+"""A Jupyter notebook is read as its code: parsed as Python, line for line with the file on disk."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from spyglass.engine.context import file_imports
+from spyglass.engine.discovery import discover
+from spyglass.engine.languages import language_for
+from spyglass.engine.notebooks import code_view, notebook_code
+from spyglass.engine.parsing import parse_spans, split_lines
+from spyglass.engine.settings import Settings
+from spyglass.engine.workspace import Workspace
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "polyglot" / "readings.ipynb"
+LEXICAL = {"embed": False}
+_EOL = re.compile(rb"\r\n|\r|\n")
+
+
+def notebook(*cells: dict, metadata: dict | None = None, **top) -> bytes:
+    """A notebook as Jupyter writes it: nbformat 4, one space of indent, sorted keys, a source line a string."""
+    nb = {"cells": list(cells), "metadata": metadata if metadata is not None else {}, "nbformat": 4}
+    nb.update({"nbformat_minor": 5, **top})
+    return (json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode()
+
+
+def code(text: str, outputs: list | None = None) -> dict:
+    lines = text.split("\n")
+    source = [line + "\n" for line in lines[:-1]] + [lines[-1]]
+    return {"cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": outputs or [], "source": source}
+
+
+def markdown(text: str) -> dict:
+    return {**code(text), "cell_type": "markdown"}
+
+
+def spans_of(path: str, data: bytes) -> list[tuple[str, str, int, int]]:
+    return [(s.kind, s.qualname, s.start_line, s.end_line) for s in parse_spans(path, data).spans]
+
+
+def test_a_notebooks_code_cells_are_parsed_as_python_on_the_lines_of_the_file() -> None:
+    raw = FIXTURE.read_bytes()
+    r = parse_spans("analysis/readings.ipynb", raw)
+    assert r.language == "python" and r.parsed and not r.had_errors
+    assert [(s.kind, s.qualname, s.start_line, s.end_line) for s in r.spans] == [
+        ("module", "analysis.readings", 1, 139),
+        ("function", "smooth_readings", 49, 52),
+        ("class", "OutlierFilter", 76, 88),
+        ("method", "OutlierFilter.__init__", 79, 80),
+        ("method", "OutlierFilter.fit", 82, 84),
+        ("method", "OutlierFilter.transform", 86, 88),
+    ]
+    file_lines = split_lines(raw.decode())
+    smooth = r.spans[1]
+    # a span's lines are the file's lines, each the code its JSON string holds
+    assert file_lines[48] == '    "def smooth_readings(values, window=3):\\n",'
+    assert smooth.text.split("\n")[0] == "def smooth_readings(values, window=3):"
+    assert smooth.signature == "def smooth_readings(values, window=3)"
+    assert smooth.doc.startswith("Average each reading with its neighbours")
+    # the Markdown is the notebook's doc, its outputs, magics and shell cells are in no span
+    module = r.spans[0]
+    assert module.doc.startswith("# Sensor readings") and "weather station" in module.doc
+    indexed = "\n".join(s.text for s in r.spans)
+    for outside in ("iVBORw0KGgo", "Figure size", "ZeroDivisionError", "[1.5 2.5 3.5]", "matplotlib", "pip install"):
+        assert outside not in indexed
+    assert "echo" not in indexed and "OutlierFilter?" not in indexed  # a %%bash cell; IPython's help
+    assert "clean = OutlierFilter(limit=1.0).fit(readings).transform(readings)" in module.text
+    assert file_imports(code_view("readings.ipynb", raw), "python") == ["import numpy as np"]
+
+
+def test_the_code_of_a_notebook_keeps_every_line_and_reads_the_same_again() -> None:
+    raw = FIXTURE.read_bytes()
+    view = notebook_code(raw)
+    assert view is not None and len(_EOL.split(view)) == len(_EOL.split(raw))
+    assert code_view("readings.ipynb", view) is view  # read twice, the same code (what the workspace shows)
+    # the language of a notebook is read from its code: JSON still is a notebook that could not be read so
+    assert language_for("readings.ipynb", view) == "python" and language_for("readings.ipynb", raw) == "json"
+    assert code_view("readings.json", raw) is raw  # only notebooks
+    crlf = raw.replace(b"\n", b"\r\n")
+    assert notebook_code(crlf) == view
+    bom = b"\xef\xbb\xbf" + raw
+    assert notebook_code(bom) == view
+
+
+def test_a_notebook_it_cannot_read_as_python_code_stays_json() -> None:
+    r_kernel = notebook(code("f <- function(x) x + 1"), metadata={"kernelspec": {"language": "R", "name": "ir"}})
+    julia = notebook(code("function f(x)\n  x + 1\nend"), metadata={"language_info": {"name": "julia"}})
+    compact = json.dumps({"cells": [code("def f():\n    return 1")], "metadata": {}, "nbformat": 4}).encode()
+    old = json.dumps({"worksheets": [{"cells": []}], "metadata": {}, "nbformat": 3}, indent=1).encode()
+    for data in (r_kernel, julia, compact, old, b"{ not json", b"[1, 2]\n", b"\xff\xfe{}"):
+        assert notebook_code(data) is None
+        r = parse_spans("x.ipynb", data)
+        assert r.language == "json" and not r.parsed  # windows of the JSON, as before: nothing lost
+    assert parse_spans("x.ipynb", r_kernel).spans[0].text.startswith("{")
+
+
+def test_odd_notebooks_keep_what_can_be_laid_on_its_lines() -> None:
+    # no kernel named: Jupyter's default, Python
+    assert spans_of("a.ipynb", notebook(code("def f():\n    return 1")))[1:] == [("function", "f", 9, 10)]
+    # a source written as one string: on the key's line when it is one line of code, else the cell is left out
+    one = notebook(
+        {**code(""), "source": "def g(): return 2"},
+        {**code(""), "source": "def h():\n    return 3"},
+        code("def k():\n    return 4"),
+    )
+    assert [q for _, q, _, _ in spans_of("a.ipynb", one)[1:]] == ["g", "k"]
+    # a string holding a line break before its end cannot be laid on its line: that cell is left out
+    broken = notebook(code("def a():\n    return 1"), code("def b():\n    return 2")).replace(
+        b'"def b():\\n",\n', b'"def b():\\n    return 2\\n",\n'
+    )
+    assert [q for _, q, _, _ in spans_of("a.ipynb", broken)[1:]] == ["a"]
+    # escapes, other scripts, lone surrogates: decoded, never raised on
+    odd = notebook(code('def greet():\n    return "caf\\u00e9 \u4e2d \\"quoted\\""'), code('s = "\\ud800"'))
+    r = parse_spans("a.ipynb", odd)
+    assert r.spans[1].qualname == "greet" and '"caf\\u00e9 \u4e2d \\"quoted\\""' in r.spans[1].text
+    # magics: a line magic or shell escape (and its continuation lines), a cell run by something else
+    magics = notebook(
+        code("%load_ext autoreload\n!saved_model_cli show \\\n    --all\nx = 1"),
+        code("%%time\ndef timed():\n    return 1"),
+        code("%%writefile util.py\ndef written():\n    return 1"),
+        code("%%html\n<b>bold</b>"),
+    )
+    r = parse_spans("a.ipynb", magics)
+    assert not r.had_errors and [s.qualname for s in r.spans[1:]] == ["timed"]
+    # an empty notebook, one with no cells, a markdown-only one
+    assert parse_spans("a.ipynb", notebook()).spans == []
+    assert [s.kind for s in parse_spans("a.ipynb", notebook(markdown("# Notes\nSome prose."))).spans] == ["module"]
+
+
+def test_a_notebook_is_held_to_the_size_limit_by_its_code(tmp_path: Path) -> None:
+    image = "iVBORw0KGgo" * 200_000  # an output of 2.2 MB, as a plot is
+    big_output = notebook(code("def plot_all():\n    return 1", outputs=[{"data": {"image/png": image}}]))
+    big_code = notebook(code("\n".join(f"x{i} = {i}" for i in range(120_000))))
+    (tmp_path / "plots.ipynb").write_bytes(big_output)
+    (tmp_path / "generated.ipynb").write_bytes(big_code)
+    (tmp_path / "big.json").write_bytes(big_output)
+    settings = Settings(max_file_size=1_000_000)
+    found = discover(tmp_path, settings)
+    assert sorted(f.path for f in found.files) == ["generated.ipynb", "plots.ipynb"]  # a notebook may be larger
+    with Workspace.open(tmp_path, writer=True, overrides={**LEXICAL, "max_file_size": 1_000_000}) as ws:
+        report = ws.index()
+        assert report.skipped["too large"] == 2  # big.json by its size, generated.ipynb by its code's
+        top = ws.search("plot_all").results[0]
+        assert (top.path, top.symbol, top.language) == ("plots.ipynb", "plot_all", "python")
+
+
+def test_a_notebook_is_searched_shown_and_read_as_its_code(polyglot: Path) -> None:
+    with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:
+        ws.index()
+        top = ws.search("moving average of readings").results[0]
+        assert (top.path, top.symbol, top.kind, top.language, top.start_line) == (
+            "readings.ipynb",
+            "smooth_readings",
+            "function",
+            "python",
+            49,
+        )
+        assert "def smooth_readings(values, window=3):" in top.snippet and '\\n",' not in top.snippet
+        # nothing of the outputs is searched
+        for output in ("iVBORw0KGgo", "ZeroDivisionError", "Figure"):
+            assert all(r.path != "readings.ipynb" for r in ws.search(output).results), output
+        # a span read by its ID, and the context of a line, are the code
+        span = ws.span(top.id)
+        assert span.status == "current" and span.text.startswith("def smooth_readings(values, window=3):\n")
+        ctx = ws.context(polyglot / "readings.ipynb", 87)
+        assert ctx.language == "python" and ctx.span is not None and ctx.span.symbol == "OutlierFilter.transform"
+        assert ctx.imports == ["import numpy as np"]
+        # an edit to a cell is seen, as for any file
+        path = polyglot / "readings.ipynb"
+        path.write_bytes(path.read_bytes().replace(b"def smooth_readings(", b"def rolling_mean("))
+        ws.index()
+        assert ws.search("rolling_mean").results[0].path == "readings.ipynb"
