@@ -5,6 +5,7 @@ import time
 from pathlib import Path
 
 import pytest
+from tests.history_repo import Repo
 
 from spyglass.engine import discovery
 from spyglass.engine.discovery import (
@@ -14,6 +15,7 @@ from spyglass.engine.discovery import (
     looks_binary,
 )
 from spyglass.engine.filerules import SKIP_REASONS
+from spyglass.engine.gitindex import read_index, tracked_paths
 from spyglass.engine.settings import Settings
 
 
@@ -763,3 +765,60 @@ def test_a_name_that_is_not_utf8_is_skipped_and_counted_not_fatal(tmp_path):
     assert ("bad\\xff\\xfe.py", "name not UTF-8") in found.skipped_paths  # shown, never a lone surrogate
     assert check_path(root, os.fsdecode(b"bad\xff\xfe.py"), Settings()) == "name not UTF-8"
     assert check_path(root, os.fsdecode(b"dir\xff/inner.py"), Settings()) == "name not UTF-8"
+
+
+def test_a_file_git_tracks_is_indexed_though_an_ignore_rule_matches_it(tmp_path: Path) -> None:
+    # skorch's .gitignore says *.ipynb and the repository tracks 17 notebooks: they are its files
+    repo = Repo(tmp_path / "repo")
+    repo.write("nbs/tour.ipynb", "{}\n")
+    repo.write("lib/core.py", "x = 1\n")
+    repo.write("build/keep.py", "y = 2\n")
+    repo.commit("notebooks and code")
+    repo.write(".gitignore", "*.ipynb\nbuild/\nsettings.json\n")
+    repo.write("settings.json", "{}\n")
+    repo.git("add", "-f", "settings.json")  # forced past its own rule
+    repo.commit("ignore what is generated")
+    repo.write("nbs/scratch.ipynb", "{}\n")  # untracked and ignored: skipped, as git skips it
+    found = discover(repo.root, Settings())
+    assert [f.path for f in found.files] == [".gitignore", "lib/core.py", "nbs/tour.ipynb", "settings.json"]
+    assert found.skipped["ignored"] == 2  # nbs/scratch.ipynb, and build/ (a tracked file in an ignored folder too)
+    assert check_path(repo.root, "nbs/tour.ipynb", Settings()) is None
+    assert check_path(repo.root, "nbs/scratch.ipynb", Settings()) == "ignored"
+    assert check_path(repo.root, "build/keep.py", Settings()) == "ignored"
+    # a root below the checkout's top reads the same index; a .spyglassignore still has the last word
+    assert [f.path for f in discover(repo.root / "nbs", Settings()).files] == ["tour.ipynb"]
+    repo.write(".spyglassignore", "settings.json\n")
+    assert check_path(repo.root, "settings.json", Settings()) == "ignored"
+    # untracked again, ignored again: the index is read again when it changes
+    repo.git("rm", "-q", "--cached", "nbs/tour.ipynb")
+    assert check_path(repo.root, "nbs/tour.ipynb", Settings()) == "ignored"
+
+
+@pytest.mark.parametrize("version", ["2", "3", "4"])
+def test_the_git_index_is_read_as_git_lists_it(tmp_path: Path, version: str) -> None:
+    repo = Repo(tmp_path / "repo")
+    names = [
+        "a.py",
+        "src/deep/er/mod.py",
+        "src/deep/other.py",
+        "caf\u00e9.md",
+        "/".join(f"folder{i:02d}" for i in range(30)) + "/f.txt",
+        "sp ace.js",
+    ]
+    for name in names:
+        repo.write(name, "1\n")
+    repo.git("add", ".")
+    repo.git("update-index", "--index-version", version)
+    if version == "3":
+        repo.write("later.py", "2\n")
+        repo.git("add", "--intent-to-add", "later.py")  # an entry with extended flags (version 3)
+        names.append("later.py")
+    listed = repo.git("ls-files", "-z").split("\0")[:-1]
+    assert sorted(tracked_paths(repo.root)) == sorted(listed) == sorted(names)
+    assert tracked_paths(repo.root / "src") == {"deep/er/mod.py", "deep/other.py"}
+    assert tracked_paths(tmp_path) == frozenset()  # outside git
+    # a damaged index: what could be read, never an error
+    index = repo.root / ".git" / "index"
+    data = index.read_bytes()
+    assert read_index(data[: len(data) // 2]) == read_index(data)[: len(read_index(data[: len(data) // 2]))]
+    assert read_index(b"DIRC\x00\x00\x00\x07" + data[8:]) == [] and read_index(b"garbage") == []

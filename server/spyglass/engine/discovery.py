@@ -26,8 +26,10 @@ Rules, in the order they are applied to each directory entry (the first that dec
 4. **Git ignore rules** (reason ``"ignored"``): ``.gitignore`` at every level (a deeper file wins over a
    shallower one), then the ``.gitignore`` files above the root in the enclosing repository, its
    ``.git/info/exclude`` and the global excludes file (which files, and how they are found:
-   :mod:`~spyglass.engine.ignorefiles`). As in git, a file inside an ignored directory cannot be
-   re-included, because ignored directories are not entered. A git negation (e.g. the common ``!*/``)
+   :mod:`~spyglass.engine.ignorefiles`). As in git, they do not apply to a file git tracks (added before
+   a rule matched it, or with ``git add -f``: the index says which, :mod:`~spyglass.engine.gitindex`).
+   As in git, a file inside an ignored directory cannot be re-included, because ignored directories are
+   not entered (a tracked file in one is not indexed either). A git negation (e.g. the common ``!*/``)
    does *not* override the default excludes below.
 5. **Default excludes**: virtualenvs, dependency, build-output, cache and editor folders, lock files,
    generated and binary files (reasons ``"virtualenv"``, ``"dependencies"``, ``"build output"``,
@@ -98,6 +100,7 @@ from spyglass.engine.filerules import (
     is_secret_name,
     looks_binary,
 )
+from spyglass.engine.gitindex import tracked_paths
 from spyglass.engine.ignorefiles import IGNORE_FILES, Compiled, Layer, compile_lines, load_ignore_file, outer_git_layers
 from spyglass.engine.notebooks import size_limit
 from spyglass.engine.settings import Settings
@@ -321,6 +324,7 @@ class _Rules:
             else rel.replace(os.sep, "/")
         )
         self.outer_git = outer_git_layers(self.root_real)
+        self.tracked = tracked_paths(Path(self.root_abs))  # files git tracks, which its ignore rules do not skip
         self._walked: dict[str, bool] = {}
         self._resolving = False
 
@@ -437,7 +441,7 @@ class _Rules:
         for layer in reversed(d.git):
             verdict = layer.check(path)
             if verdict is not None:
-                if verdict:
+                if verdict and (is_dir or rel not in self.tracked):  # git's rules are for untracked files
                     return IGNORED, False
                 break
         return default_reason(name, lname, is_dir), False

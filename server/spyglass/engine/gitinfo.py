@@ -9,16 +9,22 @@ from pathlib import Path
 def git_dir(root: Path) -> Path | None:
     """The git directory of the checkout ``root`` is in (``root`` or a folder above it, as git finds it):
     ``.git`` itself, or where a ``.git`` file (worktrees, submodules) points."""
+    found = checkout(root)
+    return found[1] if found is not None else None
+
+
+def checkout(root: Path) -> tuple[Path, Path] | None:
+    """(the top folder of the checkout ``root`` is in, its git directory); None outside git."""
     for folder in (root, *root.resolve().parents):
         dot = folder / ".git"
         if dot.is_dir():
-            return dot
+            return folder, dot
         if dot.is_file():
             text = dot.read_text(encoding="utf-8", errors="replace").strip()
             if text.startswith("gitdir:"):
                 target = Path(text[len("gitdir:") :].strip())
                 target = target if target.is_absolute() else (folder / target)
-                return target.resolve() if target.is_dir() else None
+                return (folder, target.resolve()) if target.is_dir() else None
             return None
     return None
 
