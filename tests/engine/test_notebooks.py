@@ -8,6 +8,7 @@ from pathlib import Path
 
 from spyglass.engine.context import file_imports
 from spyglass.engine.discovery import discover
+from spyglass.engine.history.touched import enclosing_symbols
 from spyglass.engine.languages import language_for
 from spyglass.engine.notebooks import code_view, notebook_code
 from spyglass.engine.parsing import parse_spans, split_lines
@@ -172,3 +173,114 @@ def test_a_notebook_is_searched_shown_and_read_as_its_code(polyglot: Path) -> No
         path.write_bytes(path.read_bytes().replace(b"def smooth_readings(", b"def rolling_mean("))
         ws.index()
         assert ws.search("rolling_mean").results[0].path == "readings.ipynb"
+
+
+def test_hostile_notebooks_are_read_in_one_pass() -> None:
+    # cells written as one string of several lines (none can be laid out) before many that can: each is
+    # looked up, not searched for (a search from each cell took 23 s at 20,000)
+    n = 40_000
+    unmatched = [{"cell_type": "code", "source": "a\nb"}] * n
+    cells = ",\n".join(
+        [json.dumps(c) for c in unmatched] + [f'{{"cell_type": "code",\n"source": "c{i}"\n}}' for i in range(n)]
+    )
+    data = ('{"cells": [\n' + cells + '\n], "metadata": {}, "nbformat": 4}\n').encode()
+    view = notebook_code(data)
+    assert view is not None and view.count(b"\n") == data.count(b"\n") and view.count(b"c39999") == 1
+    deep = b'{"cells": ' + b"[" * 100_000 + b"]" * 100_000 + b', "nbformat": 4}'
+    assert notebook_code(deep) is None  # too deep for the JSON reader: stays JSON
+    huge = notebook(code("x = '" + "y" * 2_000_000 + "'"))
+    assert "x = 'yyy" in parse_spans("a.ipynb", huge).spans[0].text
+
+
+def test_line_breaks_as_other_editors_write_them() -> None:
+    # Windows editors have written "\r\n" into sources; a string that does not end its line goes on in the
+    # next one (its own line stays blank, the next lines keep theirs)
+    windows = notebook(code("def untouched():\n    return 1"), code("def edited():\n    return 2")).replace(
+        b'"def edited():\\n"', b'"def edited():\\r\\n"'
+    )
+    assert [q for _, q, _, _ in spans_of("a.ipynb", windows)[1:]] == ["untouched", "edited"]
+    split = notebook(code("")).replace(
+        b'"source": [\n    ""\n   ]',
+        b'"source": [\n    "def f(",\n    "x):\\n",\n    "    return x\\n",\n    "\\n",\n'
+        b'    "def g():\\n",\n    "    return 1"\n   ]',
+    )
+    lines = split_lines(split.decode())
+    spans = {q: (a, b) for _, q, a, b in spans_of("a.ipynb", split)[1:]}
+    assert lines[spans["g"][0] - 1].strip() == '"def g():\\n",' and spans["f"][0] == lines.index('    "def f(",') + 1
+    # a Markdown cell with the text of a later code cell does not take its lines
+    same = notebook(markdown("def dup():\n    return 1"), code("def dup():\n    return 1"))
+    assert [(k, q) for k, q, _, _ in spans_of("a.ipynb", same)] == [("module", "a"), ("function", "dup")]
+
+
+def test_ipython_syntax_is_blank_only_where_ipython_reads_it() -> None:
+    cell = "\n".join(
+        [
+            'msg = ("value %d"',
+            "       % 3)",  # the % operator going on a line: Python, not a magic
+            "files = !ls",
+            "t = %timeit -o f()",
+            "?len",
+            "%timeit np.fromiter((xi for xi in x),",
+            "                    dtype=x.dtype)",  # a magic going on over an open bracket
+            "def ask():",
+            '    """Ask.',
+            "    Why?",
+            '    """',
+            "    return msg",
+        ]
+    )
+    r = parse_spans("a.ipynb", notebook(code(cell), code("def after():\n    return 1")))
+    assert not r.had_errors and [s.qualname for s in r.spans[1:]] == ["ask", "after"]
+    module = r.spans[0].text
+    assert "       % 3)" in module and "!ls" not in module and "%timeit" not in module and "dtype" not in module
+    assert "    Why?" in r.spans[1].text.split("\n")  # a docstring's question is no help request
+
+
+def test_a_notebooks_secrets_are_redacted_and_its_outputs_never_shown(tmp_path: Path) -> None:
+    token = "ghp_" + "Xy7Kq2Lm9Np4Rs6Tv8Wz1Ab3Cd5Ef0Gh2Ij4"
+    leaked = "glpat-" + "Qw3Er5Ty7Ui9Op1As2Df"
+    printed = {"name": "stdout", "output_type": "stream", "text": [f"GITLAB_TOKEN={leaked}\n"]}
+    (tmp_path / "deploy.ipynb").write_bytes(
+        notebook(code(f'def deploy_release():\n    token = "{token}"\n    return token', outputs=[printed]))
+    )
+    with Workspace.open(tmp_path, writer=True, overrides=LEXICAL) as ws:
+        ws.index()
+        hit = ws.search("deploy_release").results[0]
+        assert token not in hit.snippet and "[REDACTED:github-token]" in hit.snippet
+        found = ws.span(hit.id, context_lines=40)
+        assert token not in found.text and leaked not in found.text and "GITLAB" not in found.text
+        assert ws.search("GITLAB_TOKEN").results == [] and ws.search(leaked[:12]).results == []
+        assert ws.context(tmp_path / "deploy.ipynb", 12).span is None  # the output's line holds nothing
+
+
+def test_an_open_notebook_buffer_is_read_as_its_code(tmp_path: Path) -> None:
+    path = tmp_path / "live.ipynb"
+    path.write_bytes(notebook(code("def first():\n    return 1")))
+    with Workspace.open(tmp_path, writer=True, overrides=LEXICAL) as ws:
+        ws.index()
+        edited = path.read_text().replace("def first():", "def renamed_in_editor():")
+        ws.update_file(path, text=edited)
+        hit = ws.search("renamed_in_editor").results[0]
+        assert hit.path == "live.ipynb" and hit.snippet.startswith("def renamed_in_editor():")
+        ws.update_file(path, text=edited[: edited.index("return")])  # half typed: not JSON, indexed as windows
+        windows = ws.store.con.execute("SELECT kind, language FROM spans").fetchall()
+        assert windows == [("window", "json")]
+        ws.update_file(path, text=edited)
+        assert ws.search("renamed_in_editor").results[0].language == "python"
+
+
+def test_a_notebook_too_large_by_its_code_is_read_again_when_the_limit_rises(tmp_path: Path) -> None:
+    (tmp_path / "big.ipynb").write_bytes(notebook(code("\n".join(f"x{i} = {i}" for i in range(20_000)))))
+    with Workspace.open(tmp_path, writer=True, overrides={**LEXICAL, "max_file_size": 100_000}) as ws:
+        assert ws.index().skipped["too large"] == 1
+    with Workspace.open(tmp_path, writer=True, overrides={**LEXICAL, "max_file_size": 1_000_000}) as ws:
+        ws.index()
+        assert ws.search("x19999").results[0].path == "big.ipynb"
+
+
+def test_the_history_names_what_a_change_to_a_notebook_touched() -> None:
+    raw = FIXTURE.read_bytes()
+    assert enclosing_symbols("readings.ipynb", raw, [(87, 87), (50, 51)]) == [
+        "OutlierFilter.transform",
+        "smooth_readings",
+    ]

@@ -24,7 +24,7 @@ from .docfiles import INCLUDED_CHARS, with_included_docs
 from .embedding import Embedder
 from .embedtext import embed_hash, embed_text
 from .errors import ModelLoadError
-from .filerules import MISSING, NOT_REGULAR, SYMLINK_OUTSIDE_ROOT
+from .filerules import MISSING, NOT_REGULAR, SYMLINK_OUTSIDE_ROOT, TOO_LARGE
 from .notebooks import code_view, size_limit
 from .parsing import PARSER_VERSION, parse_spans
 from .redact import SECRETS_VERSION, FileSecrets, redact, unmarked
@@ -226,6 +226,7 @@ class Indexer:
         t0 = time.perf_counter()
         progress("scan", 0, 0)
         self._check_span_settings()
+        self._check_size_limit()
         found = discover(self.root, self.settings)
         report.skipped.update(found.skipped)
         report.seen = len(found.files)
@@ -311,7 +312,20 @@ class Indexer:
             if stored is not None:
                 log.info("span settings changed (%s -> %s): re-parsing every file", stored, current)
                 self.store.forget_contents()
+                self.store.forget_skips(TOO_LARGE)  # a notebook's code, read another way, may fit now
             self.store.set_meta("span_settings", current)
+
+    def _check_size_limit(self) -> None:
+        """A file skipped as too large after it was read (a notebook whose code is) is read again when the
+        limit changes: the walk judges the others by their size each time."""
+        limit = str(self.settings.max_file_size)
+        stored = self.store.get_meta("max_file_size")
+        if stored == limit:
+            return
+        with self.store.atomic():
+            if stored is not None:
+                self.store.forget_skips(TOO_LARGE)
+            self.store.set_meta("max_file_size", limit)
 
     def _index_entry(self, entry: FileEntry, report: IndexReport) -> None:
         try:
@@ -355,13 +369,13 @@ class Indexer:
             return
         reason = None
         if len(data) > size_limit(path, self.settings.max_file_size):
-            reason = "too large"
+            reason = TOO_LARGE
         elif looks_binary(data[:8192]):
             reason = "binary"
         else:
             data = code_view(path, data)  # a notebook is read as its code, which is held to the limit
-            if len(data) > self.settings.max_file_size:
-                reason = "too large"
+            if len(data) - data.count(b"\n") > self.settings.max_file_size:  # its outputs' lines are blank
+                reason = TOO_LARGE
         if reason:
             self.store.record_skip(path, size, mtime_ns, reason)
             report.skipped[reason] += 1

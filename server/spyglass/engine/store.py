@@ -340,6 +340,10 @@ class Store:
         """Make the next sync re-read and re-parse every indexed file (vectors come back from the cache)."""
         self.con.execute("UPDATE files SET content_hash = NULL, mtime_ns = -1 WHERE skip_reason IS NULL")
 
+    def forget_skips(self, reason: str) -> None:
+        """Make the next sync read again the files skipped for ``reason`` after they were read."""
+        self.con.execute("UPDATE files SET mtime_ns = -1 WHERE skip_reason = ?", (reason,))
+
     def touch_file(self, path: str, size: int, mtime_ns: int, buffer_session: str | None = None) -> None:
         """Record a new (size, mtime) for a file whose content hash did not change (and where the text
         came from: the disk, or the unsaved buffer of ``buffer_session``)."""
