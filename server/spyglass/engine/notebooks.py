@@ -36,6 +36,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
+import logging
 import re
 import threading
 from collections import OrderedDict
@@ -43,6 +44,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 SUFFIX = ".ipynb"
+
+log = logging.getLogger(__name__)
 
 _EOL_RE = re.compile(rb"\r\n|\r|\n")
 _SOURCE_OPEN_RE = re.compile(rb'^([ \t]*)"source"[ \t]*:[ \t]*\[[ \t]*$')
@@ -95,7 +98,11 @@ def notebook_code(data: bytes) -> bytes | None:
         if digest in _recent:
             _recent.move_to_end(digest)
             return _recent[digest]
-    code = _read(data)
+    try:
+        code = _read(data)
+    except Exception:  # never on any input, as the parser: a notebook this cannot read stays JSON
+        log.exception("could not read a notebook's code; indexing it as JSON")
+        code = None
     with _lock:
         _recent[digest] = code
         while len(_recent) > _RECENT_KEPT:
