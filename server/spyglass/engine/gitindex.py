@@ -19,7 +19,7 @@ import struct
 import threading
 from pathlib import Path
 
-from .gitinfo import checkout
+from .gitinfo import checkout, common_dir
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +108,7 @@ def _varint(data: bytes, pos: int) -> tuple[int, int]:
 
 def _hash_size(git_dir: Path) -> int:
     """20 bytes (SHA-1), or 32 for a repository of SHA-256 object ids."""
-    for folder in (git_dir, _common(git_dir)):
+    for folder in (git_dir, common_dir(git_dir)):
         try:
             text = (folder / "config").read_text(encoding="utf-8", errors="replace").lower()
         except OSError:
@@ -116,11 +116,3 @@ def _hash_size(git_dir: Path) -> int:
         if "objectformat" in text and "sha256" in text:
             return 32
     return 20
-
-
-def _common(git_dir: Path) -> Path:
-    try:
-        rel = (git_dir / "commondir").read_text(encoding="utf-8").strip()
-    except OSError:
-        return git_dir
-    return (git_dir / rel).resolve()

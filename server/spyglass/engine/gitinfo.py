@@ -42,7 +42,7 @@ def head(root: Path) -> tuple[str | None, str | None]:
         return (text or None), None
     ref = text[4:].strip()
     branch = ref.removeprefix("refs/heads/")
-    common = _common_dir(gd)
+    common = common_dir(gd)
     for base in (gd, common):
         try:
             return (base / ref).read_text(encoding="utf-8").strip() or None, branch
@@ -58,7 +58,8 @@ def head(root: Path) -> tuple[str | None, str | None]:
     return None, branch  # a branch with no commit yet
 
 
-def _common_dir(gd: Path) -> Path:
+def common_dir(gd: Path) -> Path:
+    """The repository's own git directory, which a linked worktree's git directory names (itself otherwise)."""
     try:
         rel = (gd / "commondir").read_text(encoding="utf-8").strip()
     except OSError:
@@ -73,7 +74,7 @@ def watched_dirs(root: Path) -> list[Path]:
     gd = git_dir(root)
     if gd is None:
         return []
-    common = _common_dir(gd)
+    common = common_dir(gd)
     return [gd] if common == gd else [gd, common]
 
 
