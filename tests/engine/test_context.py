@@ -232,6 +232,16 @@ SAMPLES = {
     "lua": (b'local json = require("json")\nrequire "socket"\nlocal x = 1\n', 2),
     "zig": (b'const std = @import("std");\nconst m = @import("m.zig").x;\nfn f() void {}\n', 2),
     "elixir": (b"defmodule A do\n  alias B.C\n  import D\n  use E\n  require F\n  def f, do: g()\nend\n", 4),
+    "julia": (b"module M\nusing LinearAlgebra\nimport Base: show\nf(x) = 1\nend\n", 2),
+    "ocaml": (b'open Lwt.Infix\nlet f x =\n  let open Printf in\n  sprintf "%d" x\n', 2),  # a local open too
+    "ocaml-interface": (b"open Types\nval f : int -> int\n", 1),
+    "fsharp": (b"module Routing\n\nopen System\nopen Giraffe\n\nlet f x = x\n", 2),
+    "groovy": (b"package a\nimport java.util.List\nimport static org.junit.Assert.*\nclass A {}\n", 2),
+    "solidity": (b'import "./A.sol";\nimport {B} from "./B.sol";\ncontract C {}\n', 2),
+    "fortran": (
+        b"module m\n  use iso_fortran_env, only: dp => real64\n  use fpm_strings\n  implicit none\nend module m\n",
+        2,
+    ),
 }
 
 

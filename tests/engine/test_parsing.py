@@ -102,6 +102,21 @@ def editor_lines(data: bytes) -> list[bytes]:
         ("build.zig", "zig"),
         ("Shapes.hs", "haskell"),
         ("todo.dart", "dart"),
+        ("Kalman.jl", "julia"),
+        ("ledger.ml", "ocaml"),
+        ("ledger.mli", "ocaml-interface"),
+        ("Routing.fs", "fsharp"),
+        ("build.fsx", "fsharp"),
+        ("Retry.groovy", "groovy"),
+        ("build.gradle", "groovy"),
+        ("Jenkinsfile", "groovy"),
+        ("Vault.sol", "solidity"),
+        ("geometry.f90", "fortran"),
+        ("GEOMETRY.F90", "fortran"),
+        ("legacy.f", "fortran-fixed"),  # fixed form: windows
+        ("softmax.cu", "cuda"),
+        ("softmax.cuh", "cuda"),
+        ("blur.frag", "glsl"),
         ("x.unknownext", None),
         ("noext", None),
         ("weird.", None),
@@ -123,7 +138,13 @@ def test_language_from_content() -> None:
     assert (
         language_for("AppDelegate.m", b'#import "AppDelegate.h"\n@implementation AppDelegate\n@end\n') == "objective-c"
     )
-    assert languages.is_code("matlab") and not languages.has_grammar("matlab")
+    assert languages.is_code("matlab") and languages.has_grammar("matlab")
+    shader = (
+        b"#version 330 core\nin vec2 uv;\nout vec4 color;\nuniform sampler2D tex;\nvoid main() { color = vec4(1); }\n"
+    )
+    assert language_for("blur.fs", shader) == "glsl"  # a fragment shader, not F#
+    assert language_for("Routing.fs", (FIXTURES / "Routing.fs").read_bytes()) == "fsharp"
+    assert languages.is_code("glsl") and languages.is_code("fortran-fixed") and not languages.has_grammar("glsl")
     assert languages.known_language("MATLAB") == "matlab"  # a language filter takes what a hint labels
     r = parse_spans("scripts/release", b"#!/usr/bin/env python3\ndef main():\n    pass\n")
     assert r.language == "python" and find_in(r, "main").kind == "function"
@@ -409,6 +430,112 @@ EXPECTED = [
     ("Deploy.ps1", "function", "Remove-OldBuild", 14, 16),
     ("Deploy.ps1", "class", "BuildInfo", 18, 21),
     ("Deploy.ps1", "method", "BuildInfo.Describe", 20, 20),
+    # julia: functions (long and short form, a functor named after its type, `Base.show` qualified), macros,
+    # structs with inner constructors, abstract types, modules
+    ("Kalman.jl", "module", "KalmanFilters", 1, 53),
+    ("Kalman.jl", "type", "KalmanFilters.AbstractFilter", 10, 10),
+    ("Kalman.jl", "struct", "KalmanFilters.KalmanFilter", 17, 25),
+    ("Kalman.jl", "method", "KalmanFilters.KalmanFilter.KalmanFilter", 24, 24),  # inner constructor
+    ("Kalman.jl", "function", "KalmanFilters.predict!", 28, 32),
+    ("Kalman.jl", "function", "KalmanFilters.update!", 35, 41),
+    ("Kalman.jl", "function", "KalmanFilters.innovation", 43, 43),  # short form
+    ("Kalman.jl", "function", "KalmanFilters.KalmanFilter", 45, 45),  # functor (kf::KalmanFilter)(z)
+    ("Kalman.jl", "function", "KalmanFilters.Base.show", 47, 47),
+    ("Kalman.jl", "function", "KalmanFilters.filtered", 49, 51),  # macro
+    # matlab: a classdef's methods (a set.X accessor named X), a local function after it
+    ("smooth_signal.m", "class", "smooth_signal", 2, 34),
+    ("smooth_signal.m", "method", "smooth_signal.smooth_signal", 11, 16),
+    ("smooth_signal.m", "method", "smooth_signal.apply", 18, 22),
+    ("smooth_signal.m", "method", "smooth_signal.Window", 24, 26),  # set.Window
+    ("smooth_signal.m", "method", "smooth_signal.from_rate", 30, 32),  # methods (Static)
+    ("smooth_signal.m", "function", "clip_edges", 37, 41),
+    # ocaml: modules, module types (interface), classes, types by their shape, exceptions, every top-level let
+    ("ledger.ml", "enum", "side", 5, 5),
+    ("ledger.ml", "struct", "entry", 8, 8),
+    ("ledger.ml", "type", "Unbalanced", 10, 10),  # exception
+    ("ledger.ml", "module", "Account", 12, 21),
+    ("ledger.ml", "struct", "Account.t", 13, 13),
+    ("ledger.ml", "function", "Account.create", 15, 15),
+    ("ledger.ml", "function", "Account.post", 18, 20),
+    ("ledger.ml", "interface", "STORE", 23, 25),
+    ("ledger.ml", "method", "STORE.find", 24, 24),
+    ("ledger.ml", "class", "journal", 27, 31),
+    ("ledger.ml", "method", "journal.record", 29, 29),
+    ("ledger.ml", "method", "journal.size", 30, 30),
+    ("ledger.ml", "function", "total", 33, 35),  # let rec ... = function
+    ("ledger.ml", "function", "signed_amount", 37, 38),
+    ("ledger.ml", "function", "transfer", 41, 43),
+    ("ledger.ml", "function", "format_amount", 45, 45),  # point-free
+    # ocaml interfaces: every val, with the module it is in
+    ("ledger.mli", "enum", "side", 3, 3),
+    ("ledger.mli", "struct", "entry", 6, 6),
+    ("ledger.mli", "type", "Unbalanced", 8, 8),
+    ("ledger.mli", "module", "Account", 10, 17),
+    ("ledger.mli", "type", "Account.t", 11, 11),
+    ("ledger.mli", "function", "Account.create", 13, 13),
+    ("ledger.mli", "function", "Account.post", 16, 16),
+    ("ledger.mli", "interface", "STORE", 19, 21),
+    ("ledger.mli", "method", "STORE.find", 20, 20),
+    ("ledger.mli", "class", "journal", 23, 26),
+    ("ledger.mli", "method", "journal.record", 24, 24),
+    ("ledger.mli", "method", "journal.size", 25, 25),
+    ("ledger.mli", "function", "total", 29, 29),
+    ("ledger.mli", "function", "transfer", 32, 32),
+    ("ledger.mli", "function", "format_amount", 34, 34),
+    # f#: namespaces and modules, records, unions, interfaces, classes and their members, module lets
+    ("Routing.fs", "module", "Shop.Web", 1, 40),  # namespace
+    ("Routing.fs", "enum", "Shop.Web.Verb", 6, 8),
+    ("Routing.fs", "struct", "Shop.Web.Route", 11, 11),
+    ("Routing.fs", "interface", "Shop.Web.IHandler", 13, 14),
+    ("Routing.fs", "method", "Shop.Web.IHandler.Handle", 14, 14),
+    ("Routing.fs", "class", "Shop.Web.Router", 17, 26),
+    ("Routing.fs", "method", "Shop.Web.Router.Add", 21, 22),
+    ("Routing.fs", "method", "Shop.Web.Router.Count", 24, 24),
+    ("Routing.fs", "method", "Shop.Web.Router.Empty", 26, 26),
+    ("Routing.fs", "module", "Shop.Web.Routing", 28, 40),
+    ("Routing.fs", "function", "Shop.Web.Routing.splitSegments", 31, 32),
+    ("Routing.fs", "function", "Shop.Web.Routing.matchesTemplate", 34, 38),
+    ("Routing.fs", "function", "Shop.Web.Routing.notFound", 40, 40),
+    # groovy: classes, interfaces, enums, their methods and constructors, a script's functions
+    ("Retry.groovy", "class", "Retry", 8, 31),
+    ("Retry.groovy", "method", "Retry.Retry", 12, 15),
+    ("Retry.groovy", "method", "Retry.call", 21, 30),
+    ("Retry.groovy", "interface", "BackoffPolicy", 33, 35),
+    ("Retry.groovy", "method", "BackoffPolicy.delayFor", 34, 34),
+    ("Retry.groovy", "enum", "Backoff", 37, 39),
+    ("Retry.groovy", "function", "withRetry", 42, 44),
+    ("Retry.groovy", "function", "describe", 46, 48),
+    # solidity: contracts and libraries (class), interfaces, their functions, modifiers, constructors, receive,
+    # events and errors (type), structs, a free function
+    ("Vault.sol", "interface", "IVault", 5, 9),
+    ("Vault.sol", "type", "IVault.Deposited", 6, 6),
+    ("Vault.sol", "method", "IVault.deposit", 8, 8),
+    ("Vault.sol", "class", "Shares", 11, 15),
+    ("Vault.sol", "method", "Shares.toShares", 12, 14),
+    ("Vault.sol", "function", "fromShares", 17, 19),
+    ("Vault.sol", "class", "Vault", 21, 59),
+    ("Vault.sol", "type", "Vault.InsufficientBalance", 22, 22),
+    ("Vault.sol", "struct", "Vault.Account", 24, 27),
+    ("Vault.sol", "method", "Vault.onlyOwner", 32, 35),
+    ("Vault.sol", "method", "Vault.constructor", 37, 39),
+    ("Vault.sol", "method", "Vault.deposit", 43, 47),
+    ("Vault.sol", "method", "Vault.withdraw", 49, 54),
+    ("Vault.sol", "method", "Vault.receive", 56, 58),
+    # fortran: modules, derived types, named interfaces, module procedures, a program
+    ("geometry.f90", "module", "geometry", 2, 40),
+    ("geometry.f90", "struct", "geometry.point", 8, 13),
+    ("geometry.f90", "interface", "geometry.area", 15, 17),
+    ("geometry.f90", "function", "geometry.distance", 23, 27),
+    ("geometry.f90", "function", "geometry.point_norm", 30, 33),
+    ("geometry.f90", "function", "geometry.circle_area", 35, 38),
+    ("geometry.f90", "function", "demo", 42, 48),
+    # cuda: C++'s definitions, kernels and device functions among them
+    ("softmax.cu", "function", "CUDA_CHECK", 4, 4),
+    ("softmax.cu", "function", "fmaxf_safe", 7, 9),  # __device__
+    ("softmax.cu", "function", "softmax_rows", 13, 27),  # __global__, a kernel
+    ("softmax.cu", "struct", "LaunchShape", 29, 34),
+    ("softmax.cu", "method", "LaunchShape.grid", 33, 33),
+    ("softmax.cu", "function", "launch_softmax", 37, 41),  # launches with <<<...>>>
     # single-file components: the definitions of their scripts
     ("TodoList.vue", "module", "TodoList", 1, 45),
     ("TodoList.vue", "function", "visibleTodos", 10, 13),  # computed(() => {...}) at the top level
@@ -1655,6 +1782,32 @@ def test_objective_c_declarations_and_the_docs_of_perl_and_powershell() -> None:
     assert find("Downloader.m", "Downloader.fetchPath").doc.startswith("Fetches a path below the base URL")
     assert find("Deploy.ps1", "Publish-Build").doc == ".SYNOPSIS\nCopies the build output to a share."  # <# ... #>
     assert find("Rotate.pm", "rotate").doc == "Compress every log file in a folder and keep the newest few."
+
+
+def test_the_docs_of_the_languages_parsed_since_the_thirty_fourth_session() -> None:
+    assert find("Kalman.jl", "KalmanFilters.predict!").doc == "Advance the state estimate by one time step."  # """
+    assert find("Kalman.jl", "KalmanFilters.update!").doc == "Fold the measurement `z` into the estimate."  # #
+    assert find("smooth_signal.m", "smooth_signal.apply").doc == "APPLY Smooth the samples X."  # help text below
+    assert find("smooth_signal.m", "clip_edges").doc == "Zero the samples that the window only partly covered."
+    assert find("ledger.ml", "Account.post").doc == "Record a posting and return the new balance."  # (** *)
+    # odoc's convention: a doc comment right below a val
+    assert find("ledger.mli", "transfer").doc == "Move an amount between two accounts; the destination's new balance."
+    assert (
+        find("Routing.fs", "Shop.Web.Routing.splitSegments").doc
+        == "Splits a path into its segments, without empty ones."
+    )
+    assert find("Routing.fs", "Shop.Web.Router.Add").signature == "member this.Add(route : Route, handler : IHandler)"
+    assert find("Retry.groovy", "Retry.call").doc == (
+        "Calls the block until it returns without throwing.\nThe last failure is rethrown when no attempt is left."
+    )
+    assert (
+        find("Vault.sol", "Vault.deposit").doc
+        == "@notice Adds the ether sent to the caller's balance.\n@dev Emits a {Deposited} event."
+    )
+    assert find("geometry.f90", "geometry.distance").doc == (
+        "Euclidean distance between two points.\nBoth points are left unchanged."  # FORD's !> and !!
+    )
+    assert find("softmax.cu", "softmax_rows").doc.startswith("One block per row: each thread reads a strided slice")
     data = (FIXTURES / "Downloader.m").read_bytes()
     assert file_imports(data, "objective-c") == ['#import "Downloader.h"', "#import <Foundation/Foundation.h>"]
 

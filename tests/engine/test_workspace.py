@@ -112,6 +112,14 @@ def test_functions_of_every_newly_parsed_language_are_found_by_name(polyglot: Pa
         "rotate": ("perl", "Rotate.pm", "function", "rotate", 8),
         "Publish-Build": ("powershell", "Deploy.ps1", "function", "Publish-Build", 5),
         "smooth_readings": ("python", "readings.ipynb", "function", "smooth_readings", 49),
+        "launch_softmax": ("cuda", "softmax.cu", "function", "launch_softmax", 37),
+        "innovation": ("julia", "Kalman.jl", "function", "KalmanFilters.innovation", 43),
+        "clip_edges": ("matlab", "smooth_signal.m", "function", "clip_edges", 37),
+        "signed_amount": ("ocaml", "ledger.ml", "function", "signed_amount", 37),
+        "splitSegments": ("fsharp", "Routing.fs", "function", "Shop.Web.Routing.splitSegments", 31),
+        "withRetry": ("groovy", "Retry.groovy", "function", "withRetry", 42),
+        "fromShares": ("solidity", "Vault.sol", "function", "fromShares", 17),
+        "circle_area": ("fortran", "geometry.f90", "function", "geometry.circle_area", 35),
     }
     with Workspace.open(polyglot, writer=True, overrides=LEXICAL) as ws:
         ws.index()

@@ -47,6 +47,9 @@ class GrammarSpec:
     # Consecutive sibling definitions of one name are one span (Haskell's type signature and equations,
     # Elixir's function clauses).
     merge_clauses: bool = False
+    # A comment opening with this marker directly below a definition with no comment above is its doc
+    # (OCaml's ``(**``: odoc reads ``val f : t`` then ``(** ... *)`` on the next line as f's doc).
+    doc_after: str = ""
 
 
 # Single-file components: TypeScript's grammar reads their scripts, the rest of the file is blanked for it
@@ -89,6 +92,42 @@ GRAMMARS: dict[str, GrammarSpec] = {
     "objective-c": GrammarSpec("tree_sitter_objc", "language", "objective-c", extra_query="c"),
     "perl": GrammarSpec("tree_sitter_perl", "language", "perl"),
     "powershell": GrammarSpec("tree_sitter_powershell", "language", "powershell"),
+    "julia": GrammarSpec("tree_sitter_julia", "language", "julia"),
+    "ocaml": GrammarSpec("tree_sitter_ocaml", "language_ocaml", "ocaml", doc_after="(**"),
+    "ocaml-interface": GrammarSpec("tree_sitter_ocaml", "language_ocaml_interface", "ocaml-interface", doc_after="(**"),
+    # F# has no ``body`` field where a module's, a class's or a type's items start: the first of these
+    # children ends its signature (``[<AutoOpen>] module Core``, ``Router(prefix : string)``), not a body
+    # found deep inside it (the first `let` of a class, a `let` of a module)
+    "fsharp": GrammarSpec(
+        "tree_sitter_fsharp",
+        "language",
+        "fsharp",
+        body_types=frozenset(
+            {
+                "import_decl",
+                "declaration_expression",
+                "type_definition",
+                "module_defn",
+                "module_abbrev",
+                "exception_definition",
+                "type_extension_elements",
+                "xml_doc",
+                "union_type_cases",
+                "enum_type_cases",
+            }
+        ),
+    ),
+    # dekobon's fork of the Groovy grammar: tree-sitter-groovy 0.1.2 reads no trait, no method named by a string
+    # (Spock's features) and loses whole classes to a field without a ";" (586 of Spock's 633 files in error)
+    "groovy": GrammarSpec("dekobon_tree_sitter_groovy", "language", "groovy"),
+    # a function's body is its ``block`` (no ``body`` field): the signature runs to it, over ``...`` continuations,
+    # and not into a comment after it (``function varargout = size(A, dim) %#ok<INUSL>``)
+    "matlab": GrammarSpec("tree_sitter_matlab", "language", "matlab", body_types=frozenset({"block"})),
+    "solidity": GrammarSpec("tree_sitter_solidity", "language", "solidity"),
+    "fortran": GrammarSpec("tree_sitter_fortran", "language", "fortran"),
+    # CUDA is C++ with kernels and launches (``kernel<<<grid, block>>>(...)``): its grammar extends C++'s, whose
+    # query reads it
+    "cuda": GrammarSpec("tree_sitter_cuda", "language", "cpp"),
     "markdown": GrammarSpec("tree_sitter_markdown", "language", "markdown", open_ended=frozenset({"setext_heading"})),
     "vue": _COMPONENT,
     "svelte": _COMPONENT,
@@ -161,6 +200,22 @@ EXTENSIONS: dict[str, str] = {
     ".vue": "vue",
     ".svelte": "svelte",
     ".astro": "astro",
+    ".jl": "julia",
+    ".ml": "ocaml",
+    ".mli": "ocaml-interface",
+    ".fs": "fsharp",
+    ".fsx": "fsharp",
+    ".groovy": "groovy",
+    ".gvy": "groovy",
+    ".gradle": "groovy",
+    ".sol": "solidity",
+    # free-form Fortran (fixed-form .f and .for, with their column rules, stay windows)
+    ".f90": "fortran",
+    ".f95": "fortran",
+    ".f03": "fortran",
+    ".f08": "fortran",
+    ".cu": "cuda",
+    ".cuh": "cuda",
     # labels only
     ".txt": "text",
     ".text": "text",
@@ -198,9 +253,7 @@ EXTENSIONS: dict[str, str] = {
     ".csv": "csv",
     ".tsv": "tsv",
     ".r": "r",
-    ".jl": "julia",
     ".erl": "erlang",
-    ".ml": "ocaml",
     ".clj": "clojure",
     ".nim": "nim",
     ".mm": "objective-cpp",
@@ -212,8 +265,11 @@ EXTENSIONS: dict[str, str] = {
     ".nix": "nix",
     ".cmake": "cmake",
     ".mk": "make",
-    ".gradle": "groovy",
-    ".groovy": "groovy",
+    ".glsl": "glsl",
+    ".vert": "glsl",
+    ".frag": "glsl",
+    ".f": "fortran-fixed",
+    ".for": "fortran-fixed",
     ".dockerfile": "dockerfile",
     # a notebook is read as its code (notebooks.py): Python, unless it is still JSON (another kernel's)
     ".ipynb": "python",
@@ -233,6 +289,7 @@ FILENAMES: dict[str, str] = {
     "vagrantfile": "ruby",
     "podfile": "ruby",
     "brewfile": "ruby",
+    "jenkinsfile": "groovy",
     ".bashrc": "bash",
     ".bash_profile": "bash",
     ".profile": "bash",
@@ -278,6 +335,9 @@ INTERPRETERS: dict[str, str] = {
     "swift": "swift",
     "dart": "dart",
     "kotlin": "kotlin",
+    "julia": "julia",
+    "ocaml": "ocaml",
+    "groovy": "groovy",
 }
 
 # Suffix -> [(pattern, language)]: the first pattern found in a file's first bytes overrides the suffix.
@@ -292,10 +352,20 @@ CONTENT_HINTS: dict[str, list[tuple[re.Pattern[bytes], str]]] = {
             "cpp",
         ),
     ],
-    # .m is Objective-C, or MATLAB/Octave (`function y = f(x)`, `%` comments): windows, but code
+    # .m is Objective-C, or MATLAB/Octave (`function y = f(x)`, `%` comments)
     ".m": [
         (re.compile(rb"(?m)^[ \t]*(?:@(?:interface|implementation|protocol)\b|#(?:import|include)\b)"), "objective-c"),
         (re.compile(rb"(?m)^[ \t]*(?:function\b|classdef\b|%)"), "matlab"),
+    ],
+    # .fs is F#, or a GLSL fragment shader (``#version 330 core``, ``uniform sampler2D tex;``, ``void main()``)
+    ".fs": [
+        (
+            re.compile(
+                rb"(?m)^[ \t]*(?:#version\b|precision\s+\w+\s+float\b|(?:uniform|varying|attribute)\s+\w+\s+\w+"
+                rb"|(?:layout\s*\([^)\n]*\)\s*)?(?:in|out)\s+(?:vec[234]|float|mat[234])\b|void\s+main\s*\()"
+            ),
+            "glsl",
+        )
     ],
     # a notebook is read as its code (notebooks.py), whose first line is empty (the JSON's "{"): one that is not
     # is a notebook that could not be read so (another kernel's), still JSON
@@ -330,6 +400,13 @@ ALIASES: dict[str, str] = {
     "ex": "elixir",
     "exs": "elixir",
     "hs": "haskell",
+    "jl": "julia",
+    "ml": "ocaml",
+    "f#": "fsharp",
+    "fs": "fsharp",
+    "sol": "solidity",
+    "cu": "cuda",
+    "cuda-cpp": "cuda",  # VS Code's
     "plaintext": "text",
     "txt": "text",
     "yml": "yaml",
@@ -423,9 +500,7 @@ def syntax_of(language: str) -> str:
 
 PROSE_LANGUAGES = frozenset({"markdown"})  # parsed (sections), but text for people rather than code
 # Programming languages without a grammar here: indexed as windows, but code all the same
-CODE_WITHOUT_GRAMMAR = frozenset(
-    {"r", "julia", "erlang", "ocaml", "clojure", "nim", "objective-cpp", "groovy", "matlab"}
-)
+CODE_WITHOUT_GRAMMAR = frozenset({"r", "erlang", "clojure", "nim", "objective-cpp", "fortran-fixed", "glsl"})
 
 
 def is_code(language: str | None) -> bool:

@@ -56,8 +56,8 @@ DEF_KINDS = frozenset({"function", "method", "class", "interface", "struct", "en
 # Sibling nodes directly above a definition that belong to it (outer attributes in Rust, Dart annotations,
 # Kotlin top-level annotations with arguments, which its grammar parses as annotated expressions).
 ATTRIBUTE_TYPES = frozenset({"attribute_item", "annotation", "annotated_expression"})
-# Comment node types whose name does not say "comment" (Haskell's ``-- |`` doc comments).
-COMMENT_TYPES = frozenset({"haddock"})
+# Comment node types whose name does not say "comment" (Haskell's ``-- |`` doc comments, F#'s ``///`` lines).
+COMMENT_TYPES = frozenset({"haddock", "xml_doc"})
 # bumped whenever a change here gives a file other spans or names: an index parsed by an older version is
 # parsed again at its next sync (indexer.py), so an upgrade reaches every file, not only the edited ones
 # 6: a Rust doc attribute that includes a file gives its text (docfiles.py); 7: a module span's embedded text
@@ -93,8 +93,9 @@ COMMENT_TYPES = frozenset({"haddock"})
 # call statement (``onMounted(() => {``) and a method of data (``items.map(...)``) are no spans, and its scripts are
 # found as its compiler finds them (a line's start, not inside an HTML comment; Astro's fence after CRLF or a BOM);
 # 30: a MATLAB ``.m`` file is MATLAB (windows), not Objective-C; 31: a Jupyter notebook of a Python kernel is read
-# as its code (notebooks.py), not as windows of JSON
-PARSER_VERSION = 31
+# as its code (notebooks.py), not as windows of JSON; 32: Julia, OCaml, F#, Groovy, MATLAB, Solidity, free-form
+# Fortran and CUDA are parsed (before, windows), and a GLSL shader named ``.fs`` is not F#
+PARSER_VERSION = 32
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200
@@ -105,8 +106,11 @@ _BODY_SEARCH_NODES = 64  # how many nodes to look at for a definition's body
 _WS_RE = re.compile(r"\s+")
 _EOL_RE = re.compile(rb"\r\n|\r|\n")
 _EOL_STR_RE = re.compile(r"\r\n|\r|\n")
-_COMMENT_START_RE = re.compile(r"^(?:/\*+!?|\*+(?!/)|//+!?|<#|#+!?|--+(?:[ \t]*[|^])?|;+|%+|=begin\b|=end\b)[ \t]?")
-_COMMENT_END_RE = re.compile(r"[ \t]*(?:\*+/|#>)$")  # C's */, PowerShell's #>
+# Fortran's ``!`` (and FORD's ``!>`` / ``!!`` doc marks), OCaml's and F#'s ``(*`` (odoc's ``(**``)
+_COMMENT_START_RE = re.compile(
+    r"^(?:\(\*+|/\*+!?|\*+(?!/)|//+!?|<#|#+!?|!+[<>]?|--+(?:[ \t]*[|^])?|;+|%+|=begin\b|=end\b)[ \t]?"
+)
+_COMMENT_END_RE = re.compile(r"[ \t]*(?:\*+/|\*+\)|#>)$")  # C's */, OCaml's and F#'s *), PowerShell's #>
 _STRING_PREFIX_RE = re.compile(r"^[rRbBuUfF]{0,2}('''|\"\"\"|'|\")")
 # " =": not the "=" of a Ruby setter `def x=`; a backslash: the line goes on, as a multi-line C macro's first does
 _TRAILING_PUNCT = (" \\", "=>", "{", ":", ";", " =")
@@ -337,7 +341,7 @@ def _parse(rel_path, data, lines: _Lines, settings, label, grammar, old_tree=Non
             d.name,
             d.qualname,
             d.signature,
-            _doc(d, data, lines),
+            _doc(d, data, lines, spec.doc_after if spec is not None else ""),
             d.parent_qualname,
             d.start_line,
             d.end_line,
@@ -830,12 +834,31 @@ def _set_signature(
     d.signature = sig[:SIGNATURE_CHARS]
 
 
-def _doc(d: _Def, data: bytes, lines: _Lines) -> str:
+def _doc(d: _Def, data: bytes, lines: _Lines, doc_after: str = "") -> str:
     if d.doc_node is not None:
         doc = _clean_doc(_text(data, d.doc_node))
         if doc:
             return doc
-    return _clean_doc("\n".join(_text(data, c) for c in _leading_comments(d, lines)))
+    doc = _clean_doc("\n".join(_text(data, c) for c in _leading_comments(d, lines)))
+    if not doc and doc_after:
+        below = _trailing_doc(d, data, lines, doc_after)
+        if below is not None:
+            doc = _clean_doc(_text(data, below))
+    return doc
+
+
+def _trailing_doc(d: _Def, data: bytes, lines: _Lines, marker: str) -> Node | None:
+    """The doc comment right below a definition (on its last line or the next) that opens with ``marker``:
+    OCaml's ``val f : t`` then ``(** ... *)``. After a blank line it is the next definition's."""
+    node = d.node
+    while node.next_named_sibling is None and node.parent is not None and node.parent.end_byte <= node.end_byte + 1:
+        node = node.parent  # the last binding of a `let ... and ...`: the comment follows the whole item
+    below = node.next_named_sibling
+    if below is None or not _is_comment(below) or not data.startswith(marker.encode(), below.start_byte):
+        return None
+    if lines.line_of(below.start_byte) > lines.end_line_of(d.node.start_byte, d.node.end_byte) + 1:
+        return None
+    return below
 
 
 def _leading_comments(d: _Def, lines: _Lines) -> list[Node]:

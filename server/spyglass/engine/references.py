@@ -52,7 +52,7 @@ KEYWORDS = frozenset(
     """.split()
 )
 SELF_NAMES = frozenset({"self", "this", "cls", "Self", "$this"})
-TYPE_FIRST = frozenset({"java", "c", "cpp", "csharp"})  # a parameter's name comes after its type
+TYPE_FIRST = frozenset({"java", "c", "cpp", "cuda", "csharp"})  # a parameter's name comes after its type
 
 _IDENT_RE = re.compile(r"[^\W\d]\w*")
 _WORD_RE = re.compile(r"\w+")
@@ -60,7 +60,7 @@ _WORD_RE = re.compile(r"\w+")
 # in Python and Rust)
 _ACCESS_RE = re.compile(r"(?:(\$?\w+)(\(\))?)?\s*(?:\.|::)\s*$")
 _ARROW_ACCESS_RE = re.compile(r"(?:(\$?\w+)(\(\))?)?\s*(?:\.|->|::)\s*$")
-ARROW_ACCESS = frozenset({"c", "cpp", "php"})
+ARROW_ACCESS = frozenset({"c", "cpp", "cuda", "php"})
 _BINDINGS = (
     re.compile(r"(?<![.\w])([^\W\d]\w*)\s*(?::[^=\n]*)?(?::=|=(?!=))"),  # x = ..., x: T = ..., x := ...
     re.compile(r"\b(?:var|let|const|as|global|nonlocal)\s+([^\W\d]\w*)"),

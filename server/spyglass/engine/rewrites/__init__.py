@@ -19,6 +19,7 @@ REWRITES: dict[str, Callable[[bytes], bytes]] = {
     "astro": rewrite_astro,
     "c": blank_macros,
     "cpp": blank_macros,
+    "cuda": blank_macros,
     "haskell": rewrite_haskell,
     "kotlin": rewrite_kotlin,
     "objective-c": blank_macros,
