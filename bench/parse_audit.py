@@ -36,7 +36,7 @@ from spyglass.engine.rewrites import rewritten
 SKIP = {".git", ".spyglass", "node_modules"}
 BIG_ERROR_LINES = 20
 MAX_BYTES = 1_000_000
-COMMENT_STARTS = (b"//", b"#", b"*", b"/*", b"--")
+COMMENT_STARTS = (b"//", b"#", b"*", b"/*", b"--", b"(*", b"%", b"!")  # C, shells, SQL; OCaml and F#, MATLAB, Fortran
 
 
 def _files(folders: list[str]) -> Iterator[tuple[str, str, bytes]]:
