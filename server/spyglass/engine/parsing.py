@@ -106,11 +106,15 @@ _BODY_SEARCH_NODES = 64  # how many nodes to look at for a definition's body
 _WS_RE = re.compile(r"\s+")
 _EOL_RE = re.compile(rb"\r\n|\r|\n")
 _EOL_STR_RE = re.compile(r"\r\n|\r|\n")
-# Fortran's ``!`` (and FORD's ``!>`` / ``!!`` doc marks), OCaml's and F#'s ``(*`` (odoc's ``(**``)
+# Fortran's ``!`` (and FORD's ``!>`` / ``!!`` doc marks)
 _COMMENT_START_RE = re.compile(
-    r"^(?:\(\*+|/\*+!?|\*+(?!/)|//+!?|<#|#+!?|!+[<>]?|--+(?:[ \t]*[|^])?|;+|%+|=begin\b|=end\b)[ \t]?"
+    r"^(?:/\*+!?|\*+(?!/)|//+!?|<#|#+!?|!+[<>]?|--+(?:[ \t]*[|^])?|;+|%+|=begin\b|=end\b)[ \t]?"
 )
-_COMMENT_END_RE = re.compile(r"[ \t]*(?:\*+/|\*+\)|#>)$")  # C's */, OCaml's and F#'s *), PowerShell's #>
+_COMMENT_END_RE = re.compile(r"[ \t]*(?:\*+/|#>)$")  # C's */, PowerShell's #>
+# OCaml's and F#'s ``(* ... *)`` (odoc's ``(**``), read only in a comment that opens so: a C++ comment's line may
+# end in ``f(bitgen*)``
+_ML_COMMENT_START_RE = re.compile(r"^\(\*+[ \t]?")
+_ML_COMMENT_END_RE = re.compile(r"[ \t]*\*+\)$")
 _STRING_PREFIX_RE = re.compile(r"^[rRbBuUfF]{0,2}('''|\"\"\"|'|\")")
 # " =": not the "=" of a Ruby setter `def x=`; a backslash: the line goes on, as a multi-line C macro's first does
 _TRAILING_PUNCT = (" \\", "=>", "{", ":", ";", " =")
@@ -921,10 +925,12 @@ def _clean_doc(raw: str) -> str:
     if m and raw.endswith(m[1]) and len(raw) >= m.end() + len(m[1]):
         raw = inspect.cleandoc(raw[m.end() : len(raw) - len(m[1])])
     else:
+        ml = raw.startswith("(*")
         out = []
         for line in _EOL_STR_RE.split(raw):
-            s = _COMMENT_END_RE.sub("", line.strip())
-            out.append(_COMMENT_START_RE.sub("", s, count=1).rstrip())
+            s = (_ML_COMMENT_END_RE if ml else _COMMENT_END_RE).sub("", line.strip())
+            start = _ML_COMMENT_START_RE if ml and s.startswith("(*") else _COMMENT_START_RE
+            out.append(start.sub("", s, count=1).rstrip())
         while out and not out[0]:
             out.pop(0)
         while out and not out[-1]:
