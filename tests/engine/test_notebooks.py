@@ -85,16 +85,40 @@ def test_the_code_of_a_notebook_keeps_every_line_and_reads_the_same_again() -> N
     assert notebook_code(bom) == view
 
 
-def test_a_notebook_it_cannot_read_as_python_code_stays_json() -> None:
+def test_a_notebook_it_cannot_read_as_code_stays_json() -> None:
     r_kernel = notebook(code("f <- function(x) x + 1"), metadata={"kernelspec": {"language": "R", "name": "ir"}})
-    julia = notebook(code("function f(x)\n  x + 1\nend"), metadata={"language_info": {"name": "julia"}})
     compact = json.dumps({"cells": [code("def f():\n    return 1")], "metadata": {}, "nbformat": 4}).encode()
     old = json.dumps({"worksheets": [{"cells": []}], "metadata": {}, "nbformat": 3}, indent=1).encode()
-    for data in (r_kernel, julia, compact, old, b"{ not json", b"[1, 2]\n", b"\xff\xfe{}"):
+    for data in (r_kernel, compact, old, b"{ not json", b"[1, 2]\n", b"\xff\xfe{}"):
         assert notebook_code(data) is None
         r = parse_spans("x.ipynb", data)
         assert r.language == "json" and not r.parsed  # windows of the JSON, as before: nothing lost
     assert parse_spans("x.ipynb", r_kernel).spans[0].text.startswith("{")
+
+
+def test_a_julia_notebook_is_read_as_julia() -> None:
+    raw = notebook(
+        markdown("# Kalman filter\nOne step at a time."),
+        code('using LinearAlgebra\n\n"""Advance the state estimate."""\nfunction predict(x, F)\n    F * x\nend'),
+        code("?predict"),  # IJulia's help, shell and package cells are not Julia
+        code("]add Flux"),
+        code(";ls -la"),
+        code("area(r) = pi * r^2"),
+        metadata={"kernelspec": {"language": "julia", "name": "julia-1.10"}, "language_info": {"name": "julia"}},
+    )
+    view = notebook_code(raw)
+    assert view is not None and len(_EOL.split(view)) == len(_EOL.split(raw))
+    assert view.startswith(b"#\n") and code_view("k.ipynb", view) is view  # read twice, the same code
+    assert language_for("k.ipynb", view) == "julia" and language_for("k.ipynb", raw) == "json"
+    assert b"?predict" not in view and b"add Flux" not in view and b"ls -la" not in view
+    r = parse_spans("k.ipynb", raw)
+    assert r.language == "julia" and r.parsed and not r.had_errors
+    lines = split_lines(raw.decode())
+    spans = {s.qualname: s for s in r.spans}
+    assert spans["predict"].doc == "Advance the state estimate." and spans["area"].kind == "function"
+    assert lines[spans["predict"].start_line - 1].strip() == '"function predict(x, F)\\n",'
+    assert spans["k"].doc == "# Kalman filter\nOne step at a time."  # the opening Markdown: the module's doc
+    assert file_imports(view, "julia") == ["using LinearAlgebra"]
 
 
 def test_odd_notebooks_keep_what_can_be_laid_on_its_lines() -> None:

@@ -271,7 +271,8 @@ EXTENSIONS: dict[str, str] = {
     ".f": "fortran-fixed",
     ".for": "fortran-fixed",
     ".dockerfile": "dockerfile",
-    # a notebook is read as its code (notebooks.py): Python, unless it is still JSON (another kernel's)
+    # a notebook is read as its code (notebooks.py): Python, or Julia by its code's first line, unless it is still
+    # JSON (another kernel's)
     ".ipynb": "python",
     ".lock": "text",
 }
@@ -367,9 +368,9 @@ CONTENT_HINTS: dict[str, list[tuple[re.Pattern[bytes], str]]] = {
             "glsl",
         )
     ],
-    # a notebook is read as its code (notebooks.py), whose first line is empty (the JSON's "{"): one that is not
-    # is a notebook that could not be read so (another kernel's), still JSON
-    ".ipynb": [(re.compile(rb"\A[^\r\n]"), "json")],
+    # a notebook is read as its code (notebooks.py), whose first line (the JSON's "{") is empty, or "#" in a Julia
+    # notebook's; one that starts otherwise is a notebook that could not be read so (another kernel's), still JSON
+    ".ipynb": [(re.compile(rb"\A#(?:\r?\n|\Z)"), "julia"), (re.compile(rb"\A[^\r\n]"), "json")],
 }
 HINT_BYTES = 100_000
 

@@ -23,12 +23,14 @@ does not end its line goes on in the next one (the logical line sits on the firs
 source written as one string of several lines) is left out; a notebook none of whose cells can be is
 left as JSON.
 
-Only notebooks of a Python kernel (or of none named: Jupyter's default) are read this way; another
-kernel's notebook (R, Julia) stays JSON, as does a file that is not a notebook of nbformat 4. IPython's
-own syntax is blanked where IPython reads it, at the start of a logical line (not inside brackets or a
-string): a line magic or shell escape (``%matplotlib inline``, ``!pip install x``, ``files = !ls``), a
-help request (``?len``, ``np.sum?``), with the lines it goes on over; and a cell whose cell magic runs
-something other than Python (``%%bash``, ``%%html``, ``%%writefile``).
+Notebooks of a Python kernel (or of none named: Jupyter's default) and of a Julia kernel are read this way;
+another kernel's notebook (R) stays JSON, as does a file that is not a notebook of nbformat 4. A Julia
+notebook's code says so on its first line, ``#`` where a Python notebook's is empty, and the language is read
+from there (``languages.CONTENT_HINTS``). IPython's own syntax is blanked where IPython reads it, at the
+start of a logical line (not inside brackets or a string): a line magic or shell escape (``%matplotlib
+inline``, ``!pip install x``, ``files = !ls``), a help request (``?len``, ``np.sum?``), with the lines it
+goes on over; and a cell whose cell magic runs something other than Python (``%%bash``, ``%%html``,
+``%%writefile``). IJulia's are cells: one that starts with ``?`` (help), ``;`` (shell) or ``]`` (packages).
 """
 
 from __future__ import annotations
@@ -65,6 +67,9 @@ _RECENT_KEPT = 16  # notebooks whose code is kept: a search's snippets read a fi
 _recent: OrderedDict[bytes, bytes | None] = OrderedDict()
 _lock = threading.Lock()
 _PYTHON_KERNELS = frozenset({"python", "python2", "python3", "ipython", "ipython3"})
+# the kernels whose code is read, by the language the kernel names: the first line of that code (the JSON's "{")
+KERNELS = {**dict.fromkeys(_PYTHON_KERNELS, "python"), "julia": "julia"}
+FIRST_LINE = {"python": b"", "julia": b"#"}
 
 
 # A notebook's outputs (plots as base64) make its file many times the size of its code: the file may be this many
@@ -82,8 +87,8 @@ def is_notebook(rel_path: str) -> bool:
 
 
 def code_view(rel_path: str, data: bytes) -> bytes:
-    """A file's bytes as the index reads them: a Python notebook's code (:func:`notebook_code`), any other
-    file (or a notebook already read so) unchanged."""
+    """A file's bytes as the index reads them: a Python or Julia notebook's code (:func:`notebook_code`), any
+    other file (or a notebook already read so) unchanged."""
     if not is_notebook(rel_path):
         return data
     code = notebook_code(data)
@@ -91,8 +96,9 @@ def code_view(rel_path: str, data: bytes) -> bytes:
 
 
 def notebook_code(data: bytes) -> bytes | None:
-    """The code of a Python notebook of nbformat 4, line for line (see the module's docstring); None when
-    ``data`` is not one. A notebook's JSON starts with ``{`` on its first line, its code with an empty line."""
+    """The code of a Python or Julia notebook of nbformat 4, line for line (see the module's docstring); None
+    when ``data`` is not one. A notebook's JSON starts with ``{`` on its first line, its code with an empty line
+    (Python) or ``#`` (Julia)."""
     digest = hashlib.blake2b(data, digest_size=16).digest()
     with _lock:
         if digest in _recent:
@@ -119,7 +125,8 @@ def _read(data: bytes) -> bytes | None:
         return None
     if not isinstance(nb, dict) or nb.get("nbformat") != 4 or not isinstance(nb.get("cells"), list):
         return None
-    if not _python_kernel(nb.get("metadata")):
+    kernel = _kernel(nb.get("metadata"))
+    if kernel is None:
         return None
     cells = [c for c in nb["cells"] if isinstance(c, dict) and _joined(c.get("source"))]
     lines = _EOL_RE.split(data)
@@ -137,23 +144,25 @@ def _read(data: bytes) -> bytes | None:
         for k in candidates[first : first + _CANDIDATES]:
             if sources[k].cell_type in (None, cell_type):
                 at, found = k + 1, found + 1
-                _write(out, sources[k], cell_type)
+                _write(out, sources[k], cell_type, kernel)
                 break
     if not found and cells:
         return None  # written in a way this cannot lay out line by line (all on one line): stays JSON
+    if out and not out[0]:
+        out[0] = FIRST_LINE[kernel]
     return b"\n".join(out)
 
 
-def _python_kernel(metadata: object) -> bool:
-    """Whether the notebook's kernel runs Python: the kernel's language, else the language's name, else
-    (neither given) Jupyter's default, Python."""
+def _kernel(metadata: object) -> str | None:
+    """The language of the notebook's kernel, if its code is read ("python", "julia"): the kernel's language,
+    else the language's name, else (neither given) Jupyter's default, Python; None for another kernel's."""
     if not isinstance(metadata, dict):
-        return True
+        return "python"
     for key, name in (("kernelspec", "language"), ("language_info", "name")):
         info = metadata.get(key)
         if isinstance(info, dict) and isinstance(info.get(name), str) and info[name].strip():
-            return info[name].strip().lower() in _PYTHON_KERNELS
-    return True
+            return KERNELS.get(info[name].strip().lower())
+    return "python"
 
 
 def _joined(source: object) -> str | None:
@@ -234,7 +243,7 @@ def _decoded(literal: bytes) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _write(out: list[bytes], source: _Source, cell_type: object) -> None:
+def _write(out: list[bytes], source: _Source, cell_type: object, kernel: str) -> None:
     """A cell's lines into ``out``, each on the file's line of the string it starts in (a string that does
     not end its line goes on in the next one): code as it is, Markdown as comments."""
     starts: list[int] = []
@@ -251,7 +260,7 @@ def _write(out: list[bytes], source: _Source, cell_type: object) -> None:
     if pending is not None:
         lines.append(_normalised(pending))
     if cell_type == "code":
-        rendered = _python(lines)
+        rendered = _python(lines) if kernel == "python" else _julia(lines)
     elif cell_type == "markdown":
         rendered = [f"# {line}".rstrip() if line.strip() else "#" for line in lines]
     else:  # a raw cell: text for a converter, not code
@@ -284,6 +293,13 @@ def _python(lines: list[str]) -> list[str]:
             depth, quote, continued = _scan(line, depth, quote)
         rendered.append("" if blanking else line)
     return rendered
+
+
+def _julia(lines: list[str]) -> list[str]:
+    """A Julia cell's lines, blank when IJulia reads the cell as something else: help (``?sum``), a shell
+    command (``;ls``) or the package manager (``]add Flux``)."""
+    first = next((line.lstrip() for line in lines if line.strip()), "")
+    return [""] * len(lines) if first.startswith(("?", ";", "]")) else lines
 
 
 def _scan(line: str, depth: int, quote: str | None) -> tuple[int, str | None, bool]:

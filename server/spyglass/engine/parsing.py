@@ -94,7 +94,8 @@ COMMENT_TYPES = frozenset({"haddock", "xml_doc"})
 # found as its compiler finds them (a line's start, not inside an HTML comment; Astro's fence after CRLF or a BOM);
 # 30: a MATLAB ``.m`` file is MATLAB (windows), not Objective-C; 31: a Jupyter notebook of a Python kernel is read
 # as its code (notebooks.py), not as windows of JSON; 32: Julia, OCaml, F#, Groovy, MATLAB, Solidity, free-form
-# Fortran and CUDA are parsed (before, windows), and a GLSL shader named ``.fs`` is not F#
+# Fortran and CUDA are parsed (before, windows), a GLSL shader named ``.fs`` is not F#, and a Julia notebook is
+# read as its code
 PARSER_VERSION = 32
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
