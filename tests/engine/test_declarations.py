@@ -26,6 +26,12 @@ DECLARATIONS = [
     ("cpp", "  virtual void run() override = 0;\n"),
     ("cpp", "  Buffer(const Buffer&) = delete;\n"),
     ("c", "int uv_run(uv_loop_t* loop, uv_run_mode mode);\n"),
+    ("cuda", "__device__ float clamp01(float x);\n"),
+    ("solidity", "    function deposit(uint256 amount) external returns (uint256);\n"),
+    ("groovy", "    abstract int delayFor(int attempt);\n"),
+    ("ocaml-interface", "val post : t -> amount:float -> memo:string -> float\n"),
+    ("ocaml", "  val find : string -> entry option\n"),  # a module type's
+    ("fsharp", "    abstract Handle : Route -> string\n"),
 ]
 
 DEFINITIONS = [
@@ -44,6 +50,9 @@ DEFINITIONS = [
     ("c", "  x = y;\n  return;\n}\nstatic int z;\n"),  # a part of a long function: more than one statement
     ("kotlin", "    fun close()\n"),  # no `;` to tell a signature: not claimed
     ("go", "func asm(x int) int\n"),
+    ("solidity", "    function deposit() external payable {\n        balances[msg.sender] += msg.value;\n    }\n"),
+    ("ocaml", "let total entries = List.fold_left ( +. ) 0. entries\n"),
+    ("fsharp", "    member this.Add(route : Route) = routes.Add route\n"),
 ]
 
 

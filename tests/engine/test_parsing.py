@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from spyglass.engine import languages
+from spyglass.engine import languages, parsing
 from spyglass.engine.context import file_imports
 from spyglass.engine.declarations import is_declaration
 from spyglass.engine.languages import GrammarSpec, grammar_for, language_for, language_for_path
@@ -145,6 +145,13 @@ def test_language_from_content() -> None:
     assert language_for("blur.fs", shader) == "glsl"  # a fragment shader, not F#
     assert language_for("Routing.fs", (FIXTURES / "Routing.fs").read_bytes()) == "fsharp"
     assert languages.is_code("glsl") and languages.is_code("fortran-fixed") and not languages.has_grammar("glsl")
+    # an F# file says namespace, module or open at a line's start, also when it holds a shader in a string
+    render = (
+        b'module Render\n\nlet src = """\n#version 330 core\nout vec4 color;\nvoid main() { color = vec4(1); }\n"""\n'
+    )
+    assert language_for("Render.fs", render) == "fsharp"
+    assert language_for("Stats.fs", b"(*\n   uniform random sampling helpers\n*)\nlet sample () = 1\n") == "fsharp"
+    assert language_for("old.fs", b"precision mediump float;\nvarying vec2 vUv;\nuniform sampler2D t;\n") == "glsl"
     assert languages.known_language("MATLAB") == "matlab"  # a language filter takes what a hint labels
     r = parse_spans("scripts/release", b"#!/usr/bin/env python3\ndef main():\n    pass\n")
     assert r.language == "python" and find_in(r, "main").kind == "function"
@@ -1782,6 +1789,8 @@ def test_objective_c_declarations_and_the_docs_of_perl_and_powershell() -> None:
     assert find("Downloader.m", "Downloader.fetchPath").doc.startswith("Fetches a path below the base URL")
     assert find("Deploy.ps1", "Publish-Build").doc == ".SYNOPSIS\nCopies the build output to a share."  # <# ... #>
     assert find("Rotate.pm", "rotate").doc == "Compress every log file in a folder and keep the newest few."
+    data = (FIXTURES / "Downloader.m").read_bytes()
+    assert file_imports(data, "objective-c") == ['#import "Downloader.h"', "#import <Foundation/Foundation.h>"]
 
 
 def test_the_docs_of_the_languages_parsed_since_the_thirty_fourth_session() -> None:
@@ -1808,8 +1817,50 @@ def test_the_docs_of_the_languages_parsed_since_the_thirty_fourth_session() -> N
         "Euclidean distance between two points.\nBoth points are left unchanged."  # FORD's !> and !!
     )
     assert find("softmax.cu", "softmax_rows").doc.startswith("One block per row: each thread reads a strided slice")
-    data = (FIXTURES / "Downloader.m").read_bytes()
-    assert file_imports(data, "objective-c") == ['#import "Downloader.h"', "#import <Foundation/Foundation.h>"]
+
+
+def docs_of(path: str, source: bytes) -> dict[str, str]:
+    return {s.qualname: s.doc for s in parse_spans(path, source).spans if s.kind != "module"}
+
+
+def test_an_ocaml_doc_comment_belongs_to_the_item_it_touches() -> None:
+    # odoc's rule: right below an item (no blank line) a doc comment is that item's, else the one below's
+    dense = b"val a : int\n(** doc a *)\nval b : int\n(** doc b *)\nval c : int\n(** doc c *)\n"
+    assert docs_of("x.mli", dense) == {"a": "doc a", "b": "doc b", "c": "doc c"}
+    assert docs_of("x.ml", dense.replace(b"val", b"let").replace(b" : int", b" = 1")) == {
+        "a": "doc a",
+        "b": "doc b",
+        "c": "doc c",
+    }
+    spaced = b"(** The type. *)\ntype t\n\n(** Make one. *)\nval create : unit -> t\n\nval size : t -> int\n(** Its size. *)\n"
+    assert docs_of("x.mli", spaced) == {"t": "The type.", "create": "Make one.", "size": "Its size."}
+    # odoc's stop comment and an empty one are no doc
+    assert docs_of("x.mli", b"(**/**)\nval hidden : int\n\n(**)\nval bare : int\n") == {"hidden": "", "bare": ""}
+    # a functor's parameter states what its argument must have: no definition of the file's
+    functor = b"module Make (X : sig type t val compare : t -> t -> int end) = struct\n  let id x = x\nend\n"
+    assert [(s.kind, s.qualname) for s in parse_spans("x.ml", functor).spans] == [
+        ("module", "x"),
+        ("module", "Make"),
+        ("function", "Make.id"),
+    ]
+
+
+def test_a_matlab_pragma_is_not_the_help_text() -> None:
+    src = b"function [a, b] = f(x, ...\n    y) %#ok<INUSD>\n% F pairs its inputs.\na = x; b = y;\nend\n"
+    (f,) = [s for s in parse_spans("f.m", src).spans if s.kind == "function"]
+    assert f.doc == "F pairs its inputs." and f.signature == "function [a, b] = f(x, ... y)"
+
+
+def test_a_parse_that_runs_too_long_is_given_up_for_windows(monkeypatch: pytest.MonkeyPatch) -> None:
+    # tree-sitter-julia takes time quadratic in lines like `A' * x`: such a file must not hold indexing up
+    slow = b"using LinearAlgebra\n" + b"function f(A, x)\n    A' * x\nend\n" * 3000
+    monkeypatch.setattr(parsing, "PARSE_SECONDS", 0.05)
+    r = parse_spans("slow.jl", slow)
+    assert r.language == "julia" and not r.parsed and {s.kind for s in r.spans} == {"window"}
+    assert file_imports(slow, "julia") == []  # the context's parse has the same budget
+    monkeypatch.setattr(parsing, "PARSE_SECONDS", 10.0)
+    fine = parse_spans("fine.jl", b"f(x) = 1\n")  # the parser given up is reset, not resumed
+    assert fine.parsed and not fine.had_errors and [s.qualname for s in fine.spans] == ["fine", "f"]
 
 
 def test_typescript_generic_call_signatures_after_a_member_keep_the_file_parsed() -> None:

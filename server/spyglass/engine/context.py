@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node, Parser, Query, QueryCursor
 
 from .languages import grammar_for, language_for, syntax_of
+from .parsing import parse_tree
 from .references import references
 from .related import FILE_KINDS, span_at
 from .rewrites import rewritten
@@ -157,7 +158,11 @@ def file_imports(data: bytes, language: str | None) -> list[str]:
     if syntax is None or grammar is None:
         return []
     # the text as the grammar reads it (a Vue component's scripts only: rewrites/); the same lengths and lines
-    root = Parser(grammar[0]).parse(rewritten(language, data)).root_node
+    try:
+        root = parse_tree(Parser(grammar[0]), rewritten(language, data)).root_node
+    except TimeoutError:
+        log.warning("listing the imports of a %s file given up: its parse ran too long", language)
+        return []
     nodes = _statement_nodes(root, language, syntax) + _call_nodes(root, syntax)
     nodes.sort(key=lambda n: n.start_byte)
     # the same import written twice (a lazy `import h2` in two functions) is listed once

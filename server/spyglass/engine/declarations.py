@@ -6,9 +6,9 @@ Such a span says *what* is done; the code that *does* it is elsewhere, and a sea
 happens wants that code (search/ranking.py scales declarations by ``Priors.declarations``). Read from the
 span's text, so an index needs no new column: Python by its syntax tree (a body of only a docstring,
 ``pass``, ``...`` or ``raise NotImplementedError``); languages whose bodies are braced by a text that is a
-signature ended by ``;``; Elixir by ``@callback``. Where the text is ambiguous (an arrow function, a type with
-braces, Kotlin's or Swift's signature without ``;``) the answer is False: a declaration missed costs nothing
-that was there before.
+signature ended by ``;``; Elixir by ``@callback``, OCaml by ``val``, F# by ``abstract``. Where the text is
+ambiguous (an arrow function, a type with braces, Kotlin's or Swift's signature without ``;``) the answer is
+False: a declaration missed costs nothing that was there before.
 """
 
 from __future__ import annotations
@@ -23,8 +23,25 @@ from .languages import syntax_of
 FUNCTION_KINDS = frozenset({"function", "method"})
 # languages whose function bodies are in braces, so that a definition ending in ``;`` has none
 BRACED = frozenset(
-    {"c", "cpp", "csharp", "dart", "java", "javascript", "objective-c", "php", "rust", "typescript", "zig"}
+    {
+        "c",
+        "cpp",
+        "csharp",
+        "dart",
+        "groovy",
+        "java",
+        "javascript",
+        "objective-c",
+        "php",
+        "rust",
+        "solidity",
+        "typescript",
+        "zig",
+    }
 )
+# languages whose declarations open with a keyword: an OCaml signature's ``val`` (an interface's, a module
+# type's), F#'s ``abstract`` member
+DECLARING_WORDS = {"ocaml": ("val ",), "ocaml-interface": ("val ",), "fsharp": ("abstract ",)}
 # languages where ``=>`` is also a function's type, never a body without an ``=`` before it (C# and Dart
 # write ``int Area() => w * h;``)
 TYPED_ARROWS = frozenset({"typescript"})
@@ -44,6 +61,8 @@ def is_declaration(language: str, kind: str, text: str) -> bool:
         return _braced_declaration(text, typed_arrows=language in TYPED_ARROWS)
     if language == "elixir":  # a behaviour's callback: its modules implement it
         return text.lstrip().startswith(("@callback", "@macrocallback"))
+    if language in DECLARING_WORDS:
+        return text.lstrip().startswith(DECLARING_WORDS[language])
     return False
 
 

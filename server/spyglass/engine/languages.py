@@ -50,6 +50,9 @@ class GrammarSpec:
     # A comment opening with this marker directly below a definition with no comment above is its doc
     # (OCaml's ``(**``: odoc reads ``val f : t`` then ``(** ... *)`` on the next line as f's doc).
     doc_after: str = ""
+    # Nodes whose definitions are not the file's: OCaml's functor parameter (`module Make (X : sig type t end)`
+    # requires a `t` of its argument; it defines none)
+    skip_within: frozenset[str] = frozenset()
 
 
 # Single-file components: TypeScript's grammar reads their scripts, the rest of the file is blanked for it
@@ -93,8 +96,16 @@ GRAMMARS: dict[str, GrammarSpec] = {
     "perl": GrammarSpec("tree_sitter_perl", "language", "perl"),
     "powershell": GrammarSpec("tree_sitter_powershell", "language", "powershell"),
     "julia": GrammarSpec("tree_sitter_julia", "language", "julia"),
-    "ocaml": GrammarSpec("tree_sitter_ocaml", "language_ocaml", "ocaml", doc_after="(**"),
-    "ocaml-interface": GrammarSpec("tree_sitter_ocaml", "language_ocaml_interface", "ocaml-interface", doc_after="(**"),
+    "ocaml": GrammarSpec(
+        "tree_sitter_ocaml", "language_ocaml", "ocaml", doc_after="(**", skip_within=frozenset({"module_parameter"})
+    ),
+    "ocaml-interface": GrammarSpec(
+        "tree_sitter_ocaml",
+        "language_ocaml_interface",
+        "ocaml-interface",
+        doc_after="(**",
+        skip_within=frozenset({"module_parameter"}),
+    ),
     # F# has no ``body`` field where a module's, a class's or a type's items start: the first of these
     # children ends its signature (``[<AutoOpen>] module Core``, ``Router(prefix : string)``), not a body
     # found deep inside it (the first `let` of a class, a `let` of a module)
@@ -358,15 +369,19 @@ CONTENT_HINTS: dict[str, list[tuple[re.Pattern[bytes], str]]] = {
         (re.compile(rb"(?m)^[ \t]*(?:@(?:interface|implementation|protocol)\b|#(?:import|include)\b)"), "objective-c"),
         (re.compile(rb"(?m)^[ \t]*(?:function\b|classdef\b|%)"), "matlab"),
     ],
-    # .fs is F#, or a GLSL fragment shader (``#version 330 core``, ``uniform sampler2D tex;``, ``void main()``)
+    # .fs is F#, or a GLSL fragment shader: an F# file says `namespace`, `module` or `open` at a line's start (it
+    # may hold a shader in a string); a shader declares its inputs and outputs (`uniform sampler2D tex;`,
+    # `in vec2 uv;`) or says `#version 330` or `void main(`
     ".fs": [
+        (re.compile(rb"(?m)^(?:namespace|module|open)[ \t]+[A-Za-z_]"), "fsharp"),
         (
             re.compile(
-                rb"(?m)^[ \t]*(?:#version\b|precision\s+\w+\s+float\b|(?:uniform|varying|attribute)\s+\w+\s+\w+"
-                rb"|(?:layout\s*\([^)\n]*\)\s*)?(?:in|out)\s+(?:vec[234]|float|mat[234])\b|void\s+main\s*\()"
+                rb"(?m)^[ \t]*(?:#version[ \t]+\d|void[ \t]+main[ \t]*\("
+                rb"|(?:layout[ \t]*\([^)\n]*\)[ \t]*)?(?:uniform|varying|attribute|in|out)"
+                rb"[ \t]+\w+[ \t]+\w+[ \t]*(?:\[[^\]\n]*\][ \t]*)?;)"
             ),
             "glsl",
-        )
+        ),
     ],
     # a notebook is read as its code (notebooks.py), whose first line (the JSON's "{") is empty, or "#" in a Julia
     # notebook's; one that starts otherwise is a notebook that could not be read so (another kernel's), still JSON

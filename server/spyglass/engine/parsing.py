@@ -37,6 +37,7 @@ import inspect
 import logging
 import re
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
@@ -97,6 +98,9 @@ COMMENT_TYPES = frozenset({"haddock", "xml_doc"})
 # Fortran and CUDA are parsed (before, windows), a GLSL shader named ``.fs`` is not F#, and a Julia notebook is
 # read as its code
 PARSER_VERSION = 32
+# a grammar may take time out of proportion to a file (tree-sitter-julia is quadratic in `A' * x` lines: 7 s for
+# 287 KB): a parse that runs past this is given up, and the file is windows, as on any parse failure
+PARSE_SECONDS = 10.0
 SIGNATURE_CHARS = 200
 DOC_CHARS = 1000
 NAME_CHARS = 200
@@ -116,6 +120,8 @@ _COMMENT_END_RE = re.compile(r"[ \t]*(?:\*+/|#>)$")  # C's */, PowerShell's #>
 # end in ``f(bitgen*)``
 _ML_COMMENT_START_RE = re.compile(r"^\(\*+[ \t]?")
 _ML_COMMENT_END_RE = re.compile(r"[ \t]*\*+\)$")
+# a MATLAB code analyzer pragma after a function's line (``%#ok<INUSD>``, ``%#codegen``), not its help text
+_PRAGMA_RE = re.compile(r"^#(?:ok(?:<[^>]*>)?|codegen)$")
 _STRING_PREFIX_RE = re.compile(r"^[rRbBuUfF]{0,2}('''|\"\"\"|'|\")")
 # " =": not the "=" of a Ruby setter `def x=`; a backslash: the line goes on, as a multi-line C macro's first does
 _TRAILING_PUNCT = (" \\", "=>", "{", ":", ";", " =")
@@ -168,6 +174,9 @@ def parse_spans(
             if notebook:
                 result.tree = None
             return result
+        except TimeoutError as e:
+            log.warning("parsing %s as %s given up (%s); indexing it as windows", rel_path, label, e)
+            return ParseResult(_windows(rel_path, lines, settings, label, "window"), label)
         except Exception:
             log.exception("parsing %s as %s failed; indexing it as windows", rel_path, label)
             return ParseResult(_windows(rel_path, lines, settings, label, "window"), label)
@@ -289,6 +298,27 @@ def _parser(language: str, ts_language) -> Parser:
     return parser
 
 
+def parse_tree(parser: Parser, data: bytes, old_tree: Any = None) -> Any:
+    """The parse of ``data``; TimeoutError when it runs past PARSE_SECONDS (the parser is then reset)."""
+    deadline = time.monotonic() + PARSE_SECONDS
+
+    def read(offset: int, _point: Any) -> bytes:
+        return data[offset : offset + 65536]
+
+    def past_deadline(*_: Any) -> bool:
+        return time.monotonic() > deadline
+
+    try:
+        if old_tree is not None:
+            return parser.parse(read, old_tree, progress_callback=past_deadline)
+        return parser.parse(read, progress_callback=past_deadline)
+    except ValueError:
+        parser.reset()  # a parse given up would otherwise be resumed by the next one
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"its parse ran past {PARSE_SECONDS:g} s") from None
+        raise
+
+
 def _parse(rel_path, data, lines: _Lines, settings, label, grammar, old_tree=None) -> ParseResult:
     ts_language, query = grammar
     parser = _parser(label, ts_language)
@@ -303,10 +333,12 @@ def _parse(rel_path, data, lines: _Lines, settings, label, grammar, old_tree=Non
     reusable = prepared == data
     if not reusable:
         old_tree = None
-    tree = parser.parse(prepared, old_tree) if old_tree is not None else parser.parse(prepared)
+    tree = parse_tree(parser, prepared, old_tree)
     kept = tree if reusable else None
     root = tree.root_node
     defs, module_doc_node = _collect(query, root, data)
+    if spec is not None and spec.skip_within:
+        defs = [d for d in defs if not _within(d.node, spec.skip_within)]
     if spec is not None and spec.open_ended:
         _extend_open_ended(defs, spec.open_ended)
     if spec is not None and spec.trailing_body:
@@ -844,7 +876,10 @@ def _doc(d: _Def, data: bytes, lines: _Lines, doc_after: str = "") -> str:
         doc = _clean_doc(_text(data, d.doc_node))
         if doc:
             return doc
-    doc = _clean_doc("\n".join(_text(data, c) for c in _leading_comments(d, lines)))
+    above = _leading_comments(d, lines)
+    if doc_after and above and _follows_an_item(above[0], data, lines, doc_after):
+        above = above[1:]  # `val a : t` then `(** a's doc *)` then `val b`: the comment is a's, not b's
+    doc = _clean_doc("\n".join(_text(data, c) for c in above))
     if not doc and doc_after:
         below = _trailing_doc(d, data, lines, doc_after)
         if below is not None:
@@ -864,6 +899,27 @@ def _trailing_doc(d: _Def, data: bytes, lines: _Lines, marker: str) -> Node | No
     if lines.line_of(below.start_byte) > lines.end_line_of(d.node.start_byte, d.node.end_byte) + 1:
         return None
     return below
+
+
+def _within(node: Node, types: frozenset[str]) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.type in types:
+            return True
+        parent = parent.parent
+    return False
+
+
+def _follows_an_item(comment: Node, data: bytes, lines: _Lines, marker: str) -> bool:
+    """Whether a doc comment opening with ``marker`` starts on the line after the item before it ends: it
+    documents that item (odoc's rule for a comment between two items with no blank line)."""
+    before = comment.prev_named_sibling
+    return (
+        before is not None
+        and not _is_comment(before)
+        and data.startswith(marker.encode(), comment.start_byte)
+        and lines.line_of(comment.start_byte) == lines.end_line_of(before.start_byte, before.end_byte) + 1
+    )
 
 
 def _leading_comments(d: _Def, lines: _Lines) -> list[Node]:
@@ -932,9 +988,12 @@ def _clean_doc(raw: str) -> str:
             s = (_ML_COMMENT_END_RE if ml else _COMMENT_END_RE).sub("", line.strip())
             start = _ML_COMMENT_START_RE if ml and s.startswith("(*") else _COMMENT_START_RE
             out.append(start.sub("", s, count=1).rstrip())
+        out = [line for line in out if not _PRAGMA_RE.match(line)]
         while out and not out[0]:
             out.pop(0)
         while out and not out[-1]:
             out.pop()
         raw = "\n".join(out)
+    if not any(c.isalnum() for c in raw):
+        return ""  # odoc's stop comment `(**/**)`, an empty `(**)`: no doc
     return raw.strip()[:DOC_CHARS]
