@@ -1832,7 +1832,8 @@ def test_an_ocaml_doc_comment_belongs_to_the_item_it_touches() -> None:
         "b": "doc b",
         "c": "doc c",
     }
-    spaced = b"(** The type. *)\ntype t\n\n(** Make one. *)\nval create : unit -> t\n\nval size : t -> int\n(** Its size. *)\n"
+    spaced = b"(** The type. *)\ntype t\n\n(** Make one. *)\nval create : unit -> t\n\n"
+    spaced += b"val size : t -> int\n(** Its size. *)\n"
     assert docs_of("x.mli", spaced) == {"t": "The type.", "create": "Make one.", "size": "Its size."}
     # odoc's stop comment and an empty one are no doc
     assert docs_of("x.mli", b"(**/**)\nval hidden : int\n\n(**)\nval bare : int\n") == {"hidden": "", "bare": ""}
