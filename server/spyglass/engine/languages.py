@@ -96,8 +96,14 @@ GRAMMARS: dict[str, GrammarSpec] = {
     "perl": GrammarSpec("tree_sitter_perl", "language", "perl"),
     "powershell": GrammarSpec("tree_sitter_powershell", "language", "powershell"),
     "julia": GrammarSpec("tree_sitter_julia", "language", "julia"),
+    # an implementation holds what an interface does (ocaml-interface.scm) and its own: `let`s, structures, methods
     "ocaml": GrammarSpec(
-        "tree_sitter_ocaml", "language_ocaml", "ocaml", doc_after="(**", skip_within=frozenset({"module_parameter"})
+        "tree_sitter_ocaml",
+        "language_ocaml",
+        "ocaml",
+        extra_query="ocaml-interface",
+        doc_after="(**",
+        skip_within=frozenset({"module_parameter"}),
     ),
     "ocaml-interface": GrammarSpec(
         "tree_sitter_ocaml",

@@ -4,7 +4,8 @@
 ; a module, so its `val`s are M.f; a module type (`module type S = sig ... end`) is an interface whose
 ; `val`s are S.f; a class is a class and a class type an interface, their methods Class.m. Types are
 ; types, records structs and variants enums (each binding of `type a = ... and b = ...` apart); an
-; exception is a type.
+; exception is a type. An implementation (.ml) is read with these patterns too, after ocaml.scm's: a module
+; type's `val`s, a `sig`'s, a file's types and modules are written alike in both.
 
 (compilation_unit (module_definition (module_binding (module_name) @name) @definition.module))
 (signature (module_definition (module_binding (module_name) @name) @definition.module))

@@ -14,22 +14,11 @@
 ; as a GoogleTest test is; an anonymous one (`let%test_unit _ =`) is top-level code.
 
 ; the parent of an item: a file, a `struct` or `sig`, or a ppx that writes items (Base's `[%%template ...]`)
-(compilation_unit (module_definition (module_binding (module_name) @name) @definition.module))
+; (what an interface can hold too, from modules to exceptions, `val` and `external`: ocaml-interface.scm,
+; read with this file)
 (structure (module_definition (module_binding (module_name) @name) @definition.module))
-(signature (module_definition (module_binding (module_name) @name) @definition.module))
 (attribute_payload (module_definition (module_binding (module_name) @name) @definition.module))
-(module_type_definition (module_type_name) @name) @definition.interface
-
-(class_type_binding (class_type_name) @name) @definition.interface
-(class_binding (class_name) @name) @definition.class
 (method_definition (method_name) @name) @definition.function
-(method_specification (method_name) @name) @definition.function
-
-; `type t += A` extends a type defined elsewhere (its name is a path): not a definition of it
-(type_binding name: (type_constructor) @name body: (record_declaration)) @definition.struct
-(type_binding name: (type_constructor) @name body: (variant_declaration)) @definition.enum
-(type_binding name: (type_constructor) @name) @definition.type
-(exception_definition (constructor_declaration (constructor_name) @name)) @definition.type
 
 (compilation_unit
   (value_definition (let_binding pattern: [(value_name) @name
@@ -49,9 +38,3 @@
                                            (typed_pattern pattern: (value_name) @name)
                                            (string (string_content) @name)
                                            (parenthesized_pattern (string (string_content) @name))]) @definition.function))
-
-; a module type's or a signature's `val`, and a C primitive
-(value_specification (value_name) @name) @definition.function
-(value_specification (parenthesized_operator (_) @name)) @definition.function
-(external (value_name) @name) @definition.function
-(external (parenthesized_operator (_) @name)) @definition.function
