@@ -1846,6 +1846,18 @@ def test_an_ocaml_doc_comment_belongs_to_the_item_it_touches() -> None:
     ]
 
 
+def test_a_julia_signature_is_its_whole_head() -> None:
+    # the grammar has no body field: the `signature` node is the head, over its lines, past a macro around it
+    src = b"function Dense(\n    (in, out)::Pair, sigma = identity;\n    bias = true)\n  1\nend\n"
+    src += b"@inline function f(x::Int) # trailing\n  x\nend\nfunction g end\n"
+    sigs = {s.qualname: s.signature for s in parse_spans("a.jl", src).spans if s.kind != "module"}
+    assert sigs == {
+        "Dense": "function Dense((in, out)::Pair, sigma = identity; bias = true)",
+        "f": "function f(x::Int)",
+        "g": "function g",
+    }
+
+
 def test_a_matlab_pragma_is_not_the_help_text() -> None:
     src = b"function [a, b] = f(x, ...\n    y) %#ok<INUSD>\n% F pairs its inputs.\na = x; b = y;\nend\n"
     (f,) = [s for s in parse_spans("f.m", src).spans if s.kind == "function"]

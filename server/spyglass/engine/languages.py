@@ -53,6 +53,9 @@ class GrammarSpec:
     # Nodes whose definitions are not the file's: OCaml's functor parameter (`module Make (X : sig type t end)`
     # requires a `t` of its argument; it defines none)
     skip_within: frozenset[str] = frozenset()
+    # Child node types that are a definition's whole head where the grammar has neither a ``body`` field nor a
+    # body node (Julia's ``signature``): the signature is the text through it, over its lines
+    signature_types: frozenset[str] = frozenset()
 
 
 # Single-file components: TypeScript's grammar reads their scripts, the rest of the file is blanked for it
@@ -95,7 +98,7 @@ GRAMMARS: dict[str, GrammarSpec] = {
     "objective-c": GrammarSpec("tree_sitter_objc", "language", "objective-c", extra_query="c"),
     "perl": GrammarSpec("tree_sitter_perl", "language", "perl"),
     "powershell": GrammarSpec("tree_sitter_powershell", "language", "powershell"),
-    "julia": GrammarSpec("tree_sitter_julia", "language", "julia"),
+    "julia": GrammarSpec("tree_sitter_julia", "language", "julia", signature_types=frozenset({"signature"})),
     # an implementation holds what an interface does (ocaml-interface.scm) and its own: `let`s, structures, methods
     "ocaml": GrammarSpec(
         "tree_sitter_ocaml",

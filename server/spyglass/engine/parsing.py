@@ -96,8 +96,8 @@ COMMENT_TYPES = frozenset({"haddock", "xml_doc"})
 # 30: a MATLAB ``.m`` file is MATLAB (windows), not Objective-C; 31: a Jupyter notebook of a Python kernel is read
 # as its code (notebooks.py), not as windows of JSON; 32: Julia, OCaml, F#, Groovy, MATLAB, Solidity, free-form
 # Fortran and CUDA are parsed (before, windows), a GLSL shader named ``.fs`` is not F#, and a Julia notebook is
-# read as its code
-PARSER_VERSION = 32
+# read as its code; 33: a Julia signature is its whole head, over its lines
+PARSER_VERSION = 33
 # a grammar may take time out of proportion to a file (tree-sitter-julia is quadratic in `A' * x` lines: 7 s for
 # 287 KB): a parse that runs past this is given up, and the file is windows, as on any parse failure
 PARSE_SECONDS = 10.0
@@ -345,7 +345,12 @@ def _parse(rel_path, data, lines: _Lines, settings, label, grammar, old_tree=Non
         _extend_trailing_body(defs, spec.trailing_body)
     if spec is not None and spec.merge_clauses:
         defs = _merge_clauses(defs)
-    top = _nest(defs, lines, spec.body_types if spec is not None else frozenset())
+    top = _nest(
+        defs,
+        lines,
+        spec.body_types if spec is not None else frozenset(),
+        spec.signature_types if spec is not None else frozenset(),
+    )
 
     file_name = PurePosixPath(rel_path).name
     module_q = _module_qualname(rel_path, spec.dotted_module if spec else False)
@@ -551,7 +556,12 @@ def _before_outdented_comments(node: Node, lines: _Lines) -> int:
     return node.end_byte
 
 
-def _nest(defs: list[_Def], lines: _Lines, body_types: frozenset[str] = frozenset()) -> list[_Def]:
+def _nest(
+    defs: list[_Def],
+    lines: _Lines,
+    body_types: frozenset[str] = frozenset(),
+    signature_types: frozenset[str] = frozenset(),
+) -> list[_Def]:
     """Arrange definitions in a tree by byte range; set lines, kinds and qualnames. Returns the roots."""
     for d in defs:
         if d.end_byte == d.node.end_byte:
@@ -568,7 +578,7 @@ def _nest(defs: list[_Def], lines: _Lines, body_types: frozenset[str] = frozense
         d.start_line = lines.line_of(d.start_byte)
         d.end_line = lines.end_line_of(d.start_byte, d.end_byte)
         d.header_line = min(max(lines.line_of(d.name_node.start_byte), d.start_line), d.end_line)
-        _set_signature(d, lines, body_types, def_nodes)
+        _set_signature(d, lines, body_types, def_nodes, signature_types)
         if d.kind == "function" and parent is not None and parent.kind in CLASS_LIKE:
             d.kind = "method"
         prefix = parent.qualname if parent is not None else None
@@ -830,6 +840,23 @@ def _find_body(
     return None
 
 
+def _find_head(d: _Def, types: frozenset[str], def_nodes: frozenset[tuple[int, int]]) -> tuple[Node, Node] | None:
+    """(owner, head): the first node of ``types`` near the definition holding its name, as ``_find_body``
+    looks, not inside other definitions."""
+    queue = [d.node]
+    seen = 0
+    while queue and seen < _BODY_SEARCH_NODES:
+        node = queue.pop(0)
+        seen += 1
+        if node != d.node and (node.start_byte, node.end_byte) in def_nodes:
+            continue
+        for child in node.named_children:
+            if child.type in types and child.start_byte <= d.name_node.start_byte < child.end_byte:
+                return node, child
+        queue.extend(node.named_children)
+    return None
+
+
 _INLINE_BODY_RE = re.compile(r",\s*do:\s")  # a body written inline after the head, as a keyword
 
 
@@ -838,12 +865,21 @@ def _set_signature(
     lines: _Lines,
     body_types: frozenset[str] = frozenset(),
     def_nodes: frozenset[tuple[int, int]] = frozenset(),
+    signature_types: frozenset[str] = frozenset(),
 ) -> None:
-    """The one-line signature (the text up to the body) and the last line of the header."""
+    """The one-line signature (the text up to the body, or through a node that is the whole head) and the last
+    line of the header."""
     data = lines.data
     d.header_end = d.header_line
     found = _find_body(d, body_types, def_nodes)
-    if found is None:  # no body: the first line of the declaration, past its annotations
+    whole = _find_head(d, signature_types, def_nodes) if found is None and signature_types else None
+    if whole is not None:  # a node that is the whole head (Julia's `signature`, over its lines)
+        owner, node = whole
+        start = owner.start_byte if owner.start_byte <= d.name_node.start_byte else d.node.start_byte
+        sig = data[start : node.end_byte].decode("utf-8", errors="replace")
+        end_line = lines.end_line_of(node.start_byte, node.end_byte)
+        d.header_end = max(d.header_line, min(end_line, d.header_line + MAX_HEADER_LINES, d.end_line))
+    elif found is None:  # no body: the first line of the declaration, past its annotations
         start = d.node.start_byte
         end = min(lines.start_of(lines.line_of(d.name_node.start_byte) + 1), d.node.end_byte)
         head = _past_annotations(data[start:end].decode("utf-8", errors="replace"))
