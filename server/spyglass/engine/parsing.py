@@ -38,6 +38,7 @@ import logging
 import re
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
@@ -817,13 +818,9 @@ def _module_qualname(rel_path: str, dotted: bool) -> str:
     return ".".join(parts) or p.stem
 
 
-def _find_body(
-    d: _Def, body_types: frozenset[str] = frozenset(), def_nodes: frozenset[tuple[int, int]] = frozenset()
-) -> tuple[Node, Node] | None:
-    """(owner, body): the first node near the definition with a ``body`` field (or a child of one of
-    ``body_types``) after the name, not looking inside other definitions (``def_nodes``: byte ranges),
-    whose bodies are their own (a Zig ``const P = struct { fn f() {} }`` has no body of its own)."""
-    name_end = d.name_node.end_byte
+def _near(d: _Def, def_nodes: frozenset[tuple[int, int]]) -> Iterator[Node]:
+    """The definition's node and the nodes below it, breadth first, up to _BODY_SEARCH_NODES, not looking inside
+    other definitions (``def_nodes``: byte ranges), whose bodies and heads are their own."""
     queue = [d.node]
     seen = 0
     while queue and seen < _BODY_SEARCH_NODES:
@@ -831,29 +828,31 @@ def _find_body(
         seen += 1
         if node != d.node and (node.start_byte, node.end_byte) in def_nodes:
             continue
+        yield node
+        queue.extend(node.named_children)
+
+
+def _find_body(
+    d: _Def, body_types: frozenset[str] = frozenset(), def_nodes: frozenset[tuple[int, int]] = frozenset()
+) -> tuple[Node, Node] | None:
+    """(owner, body): the first node near the definition with a ``body`` field (or a child of one of
+    ``body_types``) after the name (a Zig ``const P = struct { fn f() {} }`` has no body of its own)."""
+    name_end = d.name_node.end_byte
+    for node in _near(d, def_nodes):
         body = node.child_by_field_name("body")
         if body is None and body_types:
             body = next((c for c in node.named_children if c.type in body_types), None)
         if body is not None and body.start_byte >= name_end:
             return node, body
-        queue.extend(node.named_children)
     return None
 
 
 def _find_head(d: _Def, types: frozenset[str], def_nodes: frozenset[tuple[int, int]]) -> tuple[Node, Node] | None:
-    """(owner, head): the first node of ``types`` near the definition holding its name, as ``_find_body``
-    looks, not inside other definitions."""
-    queue = [d.node]
-    seen = 0
-    while queue and seen < _BODY_SEARCH_NODES:
-        node = queue.pop(0)
-        seen += 1
-        if node != d.node and (node.start_byte, node.end_byte) in def_nodes:
-            continue
+    """(owner, head): the first node near the definition that is a child of one of ``types`` holding its name."""
+    for node in _near(d, def_nodes):
         for child in node.named_children:
             if child.type in types and child.start_byte <= d.name_node.start_byte < child.end_byte:
                 return node, child
-        queue.extend(node.named_children)
     return None
 
 
