@@ -148,6 +148,18 @@ GRAMMARS: dict[str, GrammarSpec] = {
     # CUDA is C++ with kernels and launches (``kernel<<<grid, block>>>(...)``): its grammar extends C++'s, whose
     # query reads it
     "cuda": GrammarSpec("tree_sitter_cuda", "language", "cpp"),
+    "vb": GrammarSpec("tree_sitter_vb_dotnet", "language", "vb"),
+    "pascal": GrammarSpec("tree_sitter_pascal", "language", "pascal"),
+    "ada": GrammarSpec("tree_sitter_ada", "language", "ada"),
+    "gdscript": GrammarSpec("tree_sitter_gdscript", "language", "gdscript"),
+    "luau": GrammarSpec("tree_sitter_luau", "language", "luau"),
+    "starlark": GrammarSpec("tree_sitter_starlark", "language", "starlark"),
+    # Verilog is read by the SystemVerilog grammar, whose language holds it
+    "verilog": GrammarSpec("tree_sitter_systemverilog", "language", "systemverilog"),
+    "systemverilog": GrammarSpec("tree_sitter_systemverilog", "language", "systemverilog"),
+    "vhdl": GrammarSpec("tree_sitter_vhdl", "language", "vhdl"),
+    "glsl": GrammarSpec("tree_sitter_glsl", "language", "glsl"),
+    "hlsl": GrammarSpec("tree_sitter_hlsl", "language", "hlsl"),
     "markdown": GrammarSpec("tree_sitter_markdown", "language", "markdown", open_ended=frozenset({"setext_heading"})),
     "vue": _COMPONENT,
     "svelte": _COMPONENT,
@@ -201,6 +213,7 @@ EXTENSIONS: dict[str, str] = {
     ".markdown": "markdown",
     ".mdown": "markdown",
     ".mkd": "markdown",
+    ".mdx": "markdown",
     ".kt": "kotlin",
     ".kts": "kotlin",
     ".scala": "scala",
@@ -229,6 +242,10 @@ EXTENSIONS: dict[str, str] = {
     ".gvy": "groovy",
     ".gradle": "groovy",
     ".sol": "solidity",
+    ".sbt": "scala",  # sbt build definitions are Scala
+    ".ino": "cpp",  # Arduino sketches are C++
+    ".metal": "cpp",  # Metal shading language is C++ with attributes
+    ".hsc": "haskell",  # Haskell with hsc2hs directives
     # free-form Fortran (fixed-form .f and .for, with their column rules, stay windows)
     ".f90": "fortran",
     ".f95": "fortran",
@@ -236,6 +253,34 @@ EXTENSIONS: dict[str, str] = {
     ".f08": "fortran",
     ".cu": "cuda",
     ".cuh": "cuda",
+    ".vb": "vb",
+    ".pas": "pascal",
+    ".pp": "puppet",  # or a Free Pascal unit (CONTENT_HINTS)
+    ".dpr": "pascal",
+    ".dpk": "pascal",
+    ".lpr": "pascal",
+    ".adb": "ada",
+    ".ads": "ada",
+    ".gd": "gdscript",
+    ".luau": "luau",
+    ".bzl": "starlark",
+    ".bazel": "starlark",
+    ".star": "starlark",
+    ".v": "verilog",
+    ".vh": "verilog",
+    ".sv": "systemverilog",
+    ".svh": "systemverilog",
+    ".vhd": "vhdl",
+    ".vhdl": "vhdl",
+    ".glsl": "glsl",
+    ".vert": "glsl",
+    ".frag": "glsl",
+    ".geom": "glsl",
+    ".comp": "glsl",
+    ".tesc": "glsl",
+    ".tese": "glsl",
+    ".hlsl": "hlsl",
+    ".hlsli": "hlsl",
     # labels only
     ".txt": "text",
     ".text": "text",
@@ -274,9 +319,29 @@ EXTENSIONS: dict[str, str] = {
     ".tsv": "tsv",
     ".r": "r",
     ".erl": "erlang",
+    ".hrl": "erlang",
     ".clj": "clojure",
+    ".cljs": "clojure",
+    ".cljc": "clojure",
     ".nim": "nim",
     ".mm": "objective-cpp",
+    ".pyx": "cython",
+    ".pxd": "cython",
+    ".pxi": "cython",
+    ".coffee": "coffeescript",
+    ".el": "emacs-lisp",
+    ".lisp": "common-lisp",
+    ".lsp": "common-lisp",
+    ".asd": "common-lisp",
+    ".rkt": "racket",
+    ".cr": "crystal",
+    ".elm": "elm",
+    ".hx": "haxe",
+    ".tcl": "tcl",
+    ".gleam": "gleam",
+    ".purs": "purescript",
+    ".res": "rescript",
+    ".vbs": "vbscript",
     ".bat": "batch",
     ".cmd": "batch",
     ".fish": "fish",
@@ -285,17 +350,18 @@ EXTENSIONS: dict[str, str] = {
     ".nix": "nix",
     ".cmake": "cmake",
     ".mk": "make",
-    ".glsl": "glsl",
-    ".vert": "glsl",
-    ".frag": "glsl",
     ".f": "fortran-fixed",
     ".for": "fortran-fixed",
+    ".f77": "fortran-fixed",
     ".dockerfile": "dockerfile",
     # a notebook is read as its code (notebooks.py): Python, or Julia by its code's first line, unless it is still
     # JSON (another kernel's)
     ".ipynb": "python",
     ".lock": "text",
 }
+
+# Exact file names, as written -> language: Bazel's ``BUILD`` (a ``build`` script is not one); checked first.
+CASED_FILENAMES: dict[str, str] = {"BUILD": "starlark"}
 
 # Exact file names (lower-cased) -> language; checked before the suffix.
 FILENAMES: dict[str, str] = {
@@ -311,6 +377,7 @@ FILENAMES: dict[str, str] = {
     "podfile": "ruby",
     "brewfile": "ruby",
     "jenkinsfile": "groovy",
+    "workspace": "starlark",
     ".bashrc": "bash",
     ".bash_profile": "bash",
     ".profile": "bash",
@@ -392,6 +459,18 @@ CONTENT_HINTS: dict[str, list[tuple[re.Pattern[bytes], str]]] = {
             "glsl",
         ),
     ],
+    # .pp is a Puppet manifest, or a Free Pascal unit or program (`unit Geometry;`)
+    ".pp": [(re.compile(rb"(?im)^[ \t]*(?:unit|program|library)[ \t]+[\w.]+[ \t]*;"), "pascal")],
+    # .v is Verilog, or a Coq proof script (`Require Import`, `Theorem`, `Proof.`)
+    ".v": [
+        (
+            re.compile(
+                rb"(?m)^[ \t]*(?:(?:From[ \t]+\S+[ \t]+)?Require[ \t]+(?:Import|Export)\b"
+                rb"|(?:Theorem|Lemma|Inductive|Fixpoint)[ \t]+\w|Proof\.)"
+            ),
+            "coq",
+        )
+    ],
     # a notebook is read as its code (notebooks.py), whose first line (the JSON's "{") is empty, or "#" in a Julia
     # notebook's; one that starts otherwise is a notebook that could not be read so (another kernel's), still JSON
     ".ipynb": [(re.compile(rb"\A#(?:\r?\n|\Z)"), "julia"), (re.compile(rb"\A[^\r\n]"), "json")],
@@ -442,7 +521,11 @@ _SHEBANG_RE = re.compile(rb"^#!\s*(\S+)(?:[ \t]+(\S+))?")
 
 def language_for_path(rel_path: str) -> str | None:
     """The language of a file by its name, or None for plain text of no known kind."""
-    name = PurePosixPath(rel_path.replace("\\", "/")).name.lower()
+    name = PurePosixPath(rel_path.replace("\\", "/")).name
+    lang = CASED_FILENAMES.get(name)
+    if lang is not None:
+        return lang
+    name = name.lower()
     lang = FILENAMES.get(name)
     if lang is not None:
         return lang
@@ -465,6 +548,7 @@ LANGUAGES: frozenset[str] = frozenset(
         *GRAMMARS,
         *EXTENSIONS.values(),
         *FILENAMES.values(),
+        *CASED_FILENAMES.values(),
         *INTERPRETERS.values(),
         *(language for hints in CONTENT_HINTS.values() for _, language in hints),
         "text",
@@ -525,7 +609,30 @@ def syntax_of(language: str) -> str:
 
 PROSE_LANGUAGES = frozenset({"markdown"})  # parsed (sections), but text for people rather than code
 # Programming languages without a grammar here: indexed as windows, but code all the same
-CODE_WITHOUT_GRAMMAR = frozenset({"r", "erlang", "clojure", "nim", "objective-cpp", "fortran-fixed", "glsl"})
+CODE_WITHOUT_GRAMMAR = frozenset(
+    {
+        "r",
+        "erlang",
+        "clojure",
+        "nim",
+        "objective-cpp",
+        "fortran-fixed",
+        "cython",
+        "coffeescript",
+        "emacs-lisp",
+        "common-lisp",
+        "racket",
+        "crystal",
+        "elm",
+        "haxe",
+        "tcl",
+        "gleam",
+        "purescript",
+        "rescript",
+        "vbscript",
+        "coq",
+    }
+)
 
 
 def is_code(language: str | None) -> bool:
