@@ -192,6 +192,49 @@ def test_labels_without_grammar() -> None:
     assert grammar_for("toml") is None and grammar_for(None) is None
 
 
+@pytest.mark.parametrize(
+    ("path", "language", "code"),
+    [
+        # code with no grammar here: windows, ranked as code (they were unlabelled, ranked as prose)
+        ("aiohttp/_http_parser.pyx", "cython", True),
+        ("src/_cparser.pxd", "cython", True),
+        ("app/models.coffee", "coffeescript", True),
+        ("src/app/core.cljs", "clojure", True),
+        ("include/records.hrl", "erlang", True),
+        ("lisp/init.el", "emacs-lisp", True),
+        ("src/package.lisp", "common-lisp", True),
+        ("src/Main.elm", "elm", True),
+        # files in a parsed language under another suffix
+        ("build.sbt", "scala", True),
+        ("Blink/Blink.ino", "cpp", True),
+        ("Shaders.metal", "cpp", True),
+        ("Network/Socket/Types.hsc", "haskell", True),
+        ("docs/guide.mdx", "markdown", False),
+        # Bazel: rules in .bzl are code, BUILD files are build configuration (as a Makefile is)
+        ("python/private/py_library.bzl", "starlark", True),
+        ("absl/strings/BUILD.bazel", "bazel", False),
+        ("absl/strings/BUILD", "bazel", False),
+        ("WORKSPACE", "bazel", False),
+        ("tools/build", None, False),  # a script named build is not Bazel's
+    ],
+)
+def test_code_files_that_were_prose(path: str, language: str | None, code: bool) -> None:
+    assert language_for_path(path) == language
+    assert languages.is_code(language) is code
+
+
+def test_suffixes_told_apart_by_content() -> None:
+    assert language_for("tools/build", b"#!/bin/sh\nmake all\n") == "bash"
+    assert language_for("src/geometry.pp", b"{ Shapes. }\nunit Geometry;\n\ninterface\n") == "pascal"
+    assert language_for("src/ide.lpr", b"program ide;\nbegin\nend.\n") == "pascal"
+    assert language_for("manifests/init.pp", b"class nginx (\n  String $version,\n) {\n}\n") == "puppet"
+    assert not languages.is_code("puppet")
+    verilog = b"module counter (input clk, output reg [3:0] q);\n  always @(posedge clk) q <= q + 1;\nendmodule\n"
+    assert language_for("rtl/counter.v", verilog) == "verilog"
+    coq = b"Require Import Arith.\n\nTheorem plus_O_n : forall n : nat, 0 + n = n.\nProof.\n  reflexivity.\nQed.\n"
+    assert language_for("theories/Plus.v", coq) == "coq" and languages.is_code("coq")
+
+
 def test_broken_grammar_logs_once_and_falls_back_to_windows(monkeypatch, caplog) -> None:
     monkeypatch.setattr(languages, "_cache", {})
     monkeypatch.setitem(languages.GRAMMARS, "nolang", GrammarSpec("no_such_grammar_module", "language", "x"))

@@ -264,7 +264,6 @@ EXTENSIONS: dict[str, str] = {
     ".gd": "gdscript",
     ".luau": "luau",
     ".bzl": "starlark",
-    ".bazel": "starlark",
     ".star": "starlark",
     ".v": "verilog",
     ".vh": "verilog",
@@ -354,14 +353,16 @@ EXTENSIONS: dict[str, str] = {
     ".for": "fortran-fixed",
     ".f77": "fortran-fixed",
     ".dockerfile": "dockerfile",
+    ".bazel": "bazel",  # BUILD.bazel, WORKSPACE.bazel, MODULE.bazel
     # a notebook is read as its code (notebooks.py): Python, or Julia by its code's first line, unless it is still
     # JSON (another kernel's)
     ".ipynb": "python",
     ".lock": "text",
 }
 
-# Exact file names, as written -> language: Bazel's ``BUILD`` (a ``build`` script is not one); checked first.
-CASED_FILENAMES: dict[str, str] = {"BUILD": "starlark"}
+# Exact file names, as written -> language: Bazel's ``BUILD`` (a ``build`` script is not one); checked first. A
+# BUILD file is build configuration, as a Makefile is: labelled, not code (the rules it calls, in .bzl files, are)
+CASED_FILENAMES: dict[str, str] = {"BUILD": "bazel"}
 
 # Exact file names (lower-cased) -> language; checked before the suffix.
 FILENAMES: dict[str, str] = {
@@ -377,7 +378,7 @@ FILENAMES: dict[str, str] = {
     "podfile": "ruby",
     "brewfile": "ruby",
     "jenkinsfile": "groovy",
-    "workspace": "starlark",
+    "workspace": "bazel",
     ".bashrc": "bash",
     ".bash_profile": "bash",
     ".profile": "bash",
