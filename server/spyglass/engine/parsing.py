@@ -97,8 +97,10 @@ COMMENT_TYPES = frozenset({"haddock", "xml_doc"})
 # 30: a MATLAB ``.m`` file is MATLAB (windows), not Objective-C; 31: a Jupyter notebook of a Python kernel is read
 # as its code (notebooks.py), not as windows of JSON; 32: Julia, OCaml, F#, Groovy, MATLAB, Solidity, free-form
 # Fortran and CUDA are parsed (before, windows), a GLSL shader named ``.fs`` is not F#, and a Julia notebook is
-# read as its code; 33: a Julia signature is its whole head, over its lines
-PARSER_VERSION = 33
+# read as its code; 33: a Julia signature is its whole head, over its lines; 34: VB.NET, Pascal, Ada, GDScript,
+# Luau, Starlark, (System)Verilog, VHDL, GLSL and HLSL are parsed, and code files that were unlabelled (Cython,
+# CoffeeScript, Clojure's .cljs, ...) are labelled code
+PARSER_VERSION = 34
 # a grammar may take time out of proportion to a file (tree-sitter-julia is quadratic in `A' * x` lines: 7 s for
 # 287 KB): a parse that runs past this is given up, and the file is windows, as on any parse failure
 PARSE_SECONDS = 10.0
