@@ -1907,6 +1907,18 @@ def test_a_matlab_pragma_is_not_the_help_text() -> None:
     assert f.doc == "F pairs its inputs." and f.signature == "function [a, b] = f(x, ... y)"
 
 
+def test_a_file_without_a_final_line_end_keeps_its_last_body() -> None:
+    # tree-sitter-matlab reads a final `end` with no line end after it as an error: the function (whose own `end`
+    # a function file may leave out) lost its body after its third line
+    src = b"function v = get(f)\n% GET reads the domain.\nv = f.domain;\nif isempty(v)\n  v = [-1 1];\nend"
+    r = parse_spans("get.m", src)
+    (f,) = [s for s in r.spans if s.kind == "function"]
+    assert (f.start_line, f.end_line) == (1, 6) and not r.had_errors
+    assert f.text.endswith("  v = [-1 1];\nend") and f.doc == "GET reads the domain."
+    py = parse_spans("a.py", b"def f():\n    return 1")  # the spans' text is the file's, not the grammar's
+    assert [(s.qualname, s.end_line, s.text) for s in py.spans][1] == ("f", 2, "def f():\n    return 1")
+
+
 def test_a_parse_that_runs_too_long_is_given_up_for_windows(monkeypatch: pytest.MonkeyPatch) -> None:
     # tree-sitter-julia takes time quadratic in lines like `A' * x`: such a file must not hold indexing up
     slow = b"using LinearAlgebra\n" + b"function f(A, x)\n    A' * x\nend\n" * 3000

@@ -250,7 +250,7 @@ class _Lines:
     def content_end(self, start_byte: int, end_byte: int) -> int:
         """``end_byte`` less the white space before it: tree-sitter-scala ends an indented body at the next
         definition's first token, past the blank lines and the indentation before it."""
-        end = end_byte
+        end = min(end_byte, len(self.data))  # past the end: the final line end a grammar was given (_parse)
         while end > start_byte + 1 and self.data[end - 1] in b" \t\r\n":
             end -= 1
         return end
@@ -331,6 +331,10 @@ def _parse(rel_path, data, lines: _Lines, settings, label, grammar, old_tree=Non
     # the grammar reads the text rewritten where it would misread it (rewrites/): the same length and lines, so
     # the tree's offsets hold for the file, from which names, docs, signatures and text are all read
     prepared = rewritten(label, data)
+    if prepared and not prepared.endswith(b"\n"):
+        # a grammar may need a line end after the last statement (tree-sitter-matlab reads a final `end` with
+        # none as an error and loses the function's body); the lines are the same with it
+        prepared += b"\n"
     # an editor's edits describe the file's bytes, not the rewritten ones: a tree of rewritten text is neither
     # reused nor kept for reuse (a full parse instead: 73 ms for 436 KB, docs/lsp.md)
     reusable = prepared == data
