@@ -233,6 +233,10 @@ def test_suffixes_told_apart_by_content() -> None:
     assert language_for("rtl/counter.v", verilog) == "verilog"
     coq = b"Require Import Arith.\n\nTheorem plus_O_n : forall n : nat, 0 + n = n.\nProof.\n  reflexivity.\nQed.\n"
     assert language_for("theories/Plus.v", coq) == "coq" and languages.is_code("coq")
+    vlang = b"module main\n\nimport os\n\nfn main() {\n\tprintln(os.args)\n}\n"
+    assert language_for("main.v", vlang) == "vlang" and languages.is_code("vlang")
+    header = b"`timescale 1ns/1ps\nmodule fifo #(parameter W = 8) (\n  input clk\n);\nendmodule\n"
+    assert language_for("rtl/fifo.v", header) == "verilog"
 
 
 def test_broken_grammar_logs_once_and_falls_back_to_windows(monkeypatch, caplog) -> None:

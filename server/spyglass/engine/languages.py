@@ -462,7 +462,8 @@ CONTENT_HINTS: dict[str, list[tuple[re.Pattern[bytes], str]]] = {
     ],
     # .pp is a Puppet manifest, or a Free Pascal unit or program (`unit Geometry;`)
     ".pp": [(re.compile(rb"(?im)^[ \t]*(?:unit|program|library)[ \t]+[\w.]+[ \t]*;"), "pascal")],
-    # .v is Verilog, or a Coq proof script (`Require Import`, `Theorem`, `Proof.`)
+    # .v is Verilog, a Coq proof script (`Require Import`, `Theorem`, `Proof.`) or V (`fn main() {`, `pub fn`,
+    # `module main` with nothing after it, `import os`): Verilog has none of these at a line's start
     ".v": [
         (
             re.compile(
@@ -470,7 +471,8 @@ CONTENT_HINTS: dict[str, list[tuple[re.Pattern[bytes], str]]] = {
                 rb"|(?:Theorem|Lemma|Inductive|Fixpoint)[ \t]+\w|Proof\.)"
             ),
             "coq",
-        )
+        ),
+        (re.compile(rb"(?m)^(?:(?:pub[ \t]+)?fn[ \t]+\w|module[ \t]+\w+[ \t]*\r?$|import[ \t]+\w)"), "vlang"),
     ],
     # a notebook is read as its code (notebooks.py), whose first line (the JSON's "{") is empty, or "#" in a Julia
     # notebook's; one that starts otherwise is a notebook that could not be read so (another kernel's), still JSON
@@ -632,6 +634,7 @@ CODE_WITHOUT_GRAMMAR = frozenset(
         "rescript",
         "vbscript",
         "coq",
+        "vlang",
     }
 )
 
