@@ -121,6 +121,9 @@ _COMMENT_END_RE = re.compile(r"[ \t]*(?:\*+/|#>)$")  # C's */, PowerShell's #>
 # end in ``f(bitgen*)``
 _ML_COMMENT_START_RE = re.compile(r"^\(\*+[ \t]?")
 _ML_COMMENT_END_RE = re.compile(r"[ \t]*\*+\)$")
+# Lua's and Luau's long comment, ``--[[ ... ]]`` or ``--[=[ ... ]=]`` (Moonwave's doc comments): its text is what is
+# between the brackets
+_LONG_COMMENT_RE = re.compile(r"^--\[(=*)\[(.*)\]\1\]$", re.DOTALL)
 # a MATLAB code analyzer pragma after a function's line (``%#ok<INUSD>``, ``%#codegen``), not its help text
 _PRAGMA_RE = re.compile(r"^#(?:ok(?:<[^>]*>)?|codegen)$")
 _STRING_PREFIX_RE = re.compile(r"^[rRbBuUfF]{0,2}('''|\"\"\"|'|\")")
@@ -997,7 +1000,7 @@ def _leading_file_comment(root: Node, data: bytes, lines: _Lines, def_starts: se
     comments: list[Node] = []
     child = root.named_children[0] if root.named_child_count else None
     while child is not None and _is_comment(child):
-        if not data.startswith(b"#!", child.start_byte):
+        if not data.startswith((b"#!", b"--!"), child.start_byte):  # a shebang; Luau's `--!strict`
             comments.append(child)
         child = child.next_named_sibling
     if not comments:
@@ -1016,6 +1019,8 @@ def _clean_doc(raw: str) -> str:
     m = _STRING_PREFIX_RE.match(raw)
     if m and raw.endswith(m[1]) and len(raw) >= m.end() + len(m[1]):
         raw = inspect.cleandoc(raw[m.end() : len(raw) - len(m[1])])
+    elif long := _LONG_COMMENT_RE.match(raw):
+        raw = inspect.cleandoc(long[2])
     else:
         ml = raw.startswith("(*")
         out = []
