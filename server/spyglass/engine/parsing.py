@@ -124,6 +124,9 @@ _ML_COMMENT_END_RE = re.compile(r"[ \t]*\*+\)$")
 # Lua's and Luau's long comment, ``--[[ ... ]]`` or ``--[=[ ... ]=]`` (Moonwave's doc comments): its text is what is
 # between the brackets
 _LONG_COMMENT_RE = re.compile(r"^--\[(=*)\[(.*)\]\1\]$", re.DOTALL)
+# Luau's mode directives at a file's top (`--!strict`, `--!native`, `--!optimize 2`): no doc (VHDL's doxygen
+# comments, `--! @brief ...`, are)
+_DIRECTIVE_RE = re.compile(rb"--![a-z]")
 # a MATLAB code analyzer pragma after a function's line (``%#ok<INUSD>``, ``%#codegen``), not its help text
 _PRAGMA_RE = re.compile(r"^#(?:ok(?:<[^>]*>)?|codegen)$")
 _STRING_PREFIX_RE = re.compile(r"^[rRbBuUfF]{0,2}('''|\"\"\"|'|\")")
@@ -1000,7 +1003,7 @@ def _leading_file_comment(root: Node, data: bytes, lines: _Lines, def_starts: se
     comments: list[Node] = []
     child = root.named_children[0] if root.named_child_count else None
     while child is not None and _is_comment(child):
-        if not data.startswith((b"#!", b"--!"), child.start_byte):  # a shebang; Luau's `--!strict`
+        if not data.startswith(b"#!", child.start_byte) and not _DIRECTIVE_RE.match(data, child.start_byte):
             comments.append(child)
         child = child.next_named_sibling
     if not comments:
