@@ -1871,6 +1871,10 @@ def test_the_docs_of_gdscript_luau_and_starlark() -> None:
         == "@class Signal\nA minimal signal: handlers connected to it run when it fires."
     )
     assert find("signal.luau", "Connection").signature == "export type Connection"
+    # `--` lines, then a long comment: its lines are text, without its brackets
+    mixed = b"-- An implementation note.\n--[=[\n\tFires it.\n]=]\nfunction M.fire()\nend\n"
+    assert docs_of("m.luau", mixed) == {"M.fire": "An implementation note.\n\nFires it."}
+    assert docs_of("m.lua", mixed) == {"M.fire": "An implementation note.\n\nFires it."}  # Lua's too
     assert find("packaging.bzl", "_archive_path").doc == "The archive's path below the package, named after the target."
     assert find("packaging.bzl", "package").doc == "Packs sources and data files into one tar archive."  # doc = "..."
     assert find("packaging.bzl", "PackageInfo").doc == "The archive a package rule made and the files in it."

@@ -122,8 +122,9 @@ _COMMENT_END_RE = re.compile(r"[ \t]*(?:\*+/|#>)$")  # C's */, PowerShell's #>
 _ML_COMMENT_START_RE = re.compile(r"^\(\*+[ \t]?")
 _ML_COMMENT_END_RE = re.compile(r"[ \t]*\*+\)$")
 # Lua's and Luau's long comment, ``--[[ ... ]]`` or ``--[=[ ... ]=]`` (Moonwave's doc comments): its text is what is
-# between the brackets
+# between the brackets, as written (a doc's code sample keeps its indentation); after `--` lines, its lines are text
 _LONG_COMMENT_RE = re.compile(r"^--\[(=*)\[(.*)\]\1\]$", re.DOTALL)
+_LONG_COMMENT_OPEN_RE = re.compile(r"^--\[(=*)\[")
 # Luau's mode directives at a file's top (`--!strict`, `--!native`, `--!optimize 2`): no doc (VHDL's doxygen
 # comments, `--! @brief ...`, are)
 _DIRECTIVE_RE = re.compile(rb"--![a-z]")
@@ -1022,13 +1023,22 @@ def _clean_doc(raw: str) -> str:
     m = _STRING_PREFIX_RE.match(raw)
     if m and raw.endswith(m[1]) and len(raw) >= m.end() + len(m[1]):
         raw = inspect.cleandoc(raw[m.end() : len(raw) - len(m[1])])
-    elif long := _LONG_COMMENT_RE.match(raw):
+    elif (long := _LONG_COMMENT_RE.match(raw)) and f"]{long[1]}]" not in long[2]:
         raw = inspect.cleandoc(long[2])
     else:
         ml = raw.startswith("(*")
         out = []
+        closer = ""  # the end of the Lua long comment a line is in
         for line in _EOL_STR_RE.split(raw):
-            s = (_ML_COMMENT_END_RE if ml else _COMMENT_END_RE).sub("", line.strip())
+            s = line.strip()
+            if not closer and (opening := _LONG_COMMENT_OPEN_RE.match(s)):
+                closer, s = f"]{opening[1]}]", s[opening.end() :].strip()
+            if closer:
+                if s.endswith(closer):
+                    closer, s = "", s[: -len(closer)].rstrip()
+                out.append(s)
+                continue
+            s = (_ML_COMMENT_END_RE if ml else _COMMENT_END_RE).sub("", s)
             start = _ML_COMMENT_START_RE if ml and s.startswith("(*") else _COMMENT_START_RE
             out.append(start.sub("", s, count=1).rstrip())
         out = [line for line in out if not _PRAGMA_RE.match(line)]
