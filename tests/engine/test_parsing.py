@@ -1875,6 +1875,10 @@ def test_the_docs_of_gdscript_luau_and_starlark() -> None:
     mixed = b"-- An implementation note.\n--[=[\n\tFires it.\n]=]\nfunction M.fire()\nend\n"
     assert docs_of("m.luau", mixed) == {"M.fire": "An implementation note.\n\nFires it."}
     assert docs_of("m.lua", mixed) == {"M.fire": "An implementation note.\n\nFires it."}  # Lua's too
+    # a test (jest-lua's, TestEZ's describe/it, lute's test.suite/suite:case) is named by its string
+    spec = b'describe("Signal", function()\n\tit("fires once", function()\n\t\tlocal n = 1\n\tend)\nend)\n'
+    got = {s.qualname: (s.kind, s.start_line, s.end_line) for s in parse_spans("signal.spec.luau", spec).spans}
+    assert got["Signal"] == ("function", 1, 5) and got["Signal.fires once"] == ("function", 2, 4)
     assert find("packaging.bzl", "_archive_path").doc == "The archive's path below the package, named after the target."
     assert find("packaging.bzl", "package").doc == "Packs sources and data files into one tar archive."  # doc = "..."
     assert find("packaging.bzl", "PackageInfo").doc == "The archive a package rule made and the files in it."

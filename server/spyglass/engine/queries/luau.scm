@@ -6,3 +6,13 @@
 ; read) and `declare` (definition files).
 
 (type_definition name: [(identifier) @name (generic_type . (identifier) @name)]) @definition.type
+
+; A test, named by its string as Julia's `@testset`s and Zig's `test` blocks are: a call of a test framework's
+; `describe`, `it` or `test` (jest-lua, TestEZ), `ctx:Describe`/`ctx:Test`, lute's `test.suite`/`suite:case`, given a
+; name and a function; nested ones are `Some.should be none`. The rest of a test file is calls.
+(function_call
+  name: [(identifier) @_t
+         (dot_index_expression field: (identifier) @_t)
+         (method_index_expression method: (identifier) @_t)]
+  arguments: (arguments . (string (string_content) @name) (function_definition))
+  (#any-of? @_t "describe" "it" "test" "Describe" "It" "Test" "suite" "case")) @definition.function
