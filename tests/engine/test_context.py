@@ -242,6 +242,13 @@ SAMPLES = {
         b"module m\n  use iso_fortran_env, only: dp => real64\n  use fpm_strings\n  implicit none\nend module m\n",
         2,
     ),
+    "luau": (b'local Signal = require(script.Parent.Signal)\nlocal t = require("@pkg/t")\nlocal x = 1\n', 2),
+    # a preload in a function is not the file's
+    "gdscript": (
+        b'extends Node2D\nconst E = preload("res://e.gd")\nvar t = load("t.tres")\nfunc f():\n\tload("x")\n',
+        2,
+    ),
+    "starlark": (b'load("@rules_cc//cc:defs.bzl", "cc_library")\nload(":defs.bzl", "x")\ncc_library(name = "a")\n', 2),
 }
 
 

@@ -32,6 +32,8 @@ DECLARATIONS = [
     ("ocaml-interface", "val post : t -> amount:float -> memo:string -> float\n"),
     ("ocaml", "  val find : string -> entry option\n"),  # a module type's
     ("fsharp", "    abstract Handle : Route -> string\n"),
+    ("gdscript", "@abstract\nfunc area() -> float\n"),
+    ("gdscript", "@abstract func describe() -> String\n"),
 ]
 
 DEFINITIONS = [
@@ -53,6 +55,8 @@ DEFINITIONS = [
     ("solidity", "    function deposit() external payable {\n        balances[msg.sender] += msg.value;\n    }\n"),
     ("ocaml", "let total entries = List.fold_left ( +. ) 0. entries\n"),
     ("fsharp", "    member this.Add(route : Route) = routes.Add route\n"),
+    ("gdscript", "func area() -> float:\n\treturn width * height\n"),
+    ("gdscript", '@rpc("authority")\nfunc clear() -> void:\n\tpass\n'),
 ]
 
 

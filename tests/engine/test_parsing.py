@@ -117,6 +117,14 @@ def editor_lines(data: bytes) -> list[bytes]:
         ("softmax.cu", "cuda"),
         ("softmax.cuh", "cuda"),
         ("blur.frag", "glsl"),
+        ("spawner.gd", "gdscript"),
+        ("signal.luau", "luau"),
+        ("packaging.bzl", "starlark"),
+        ("BUILD.bazel", "starlark"),
+        ("BUILD", "starlark"),
+        ("WORKSPACE", "starlark"),
+        ("MODULE.bazel", "starlark"),
+        ("Tiltfile.star", "starlark"),
         ("x.unknownext", None),
         ("noext", None),
         ("weird.", None),
@@ -590,6 +598,38 @@ EXPECTED = [
     ("softmax.cu", "struct", "LaunchShape", 29, 34),
     ("softmax.cu", "method", "LaunchShape.grid", 33, 33),
     ("softmax.cu", "function", "launch_softmax", 37, 41),  # launches with <<<...>>>
+    # gdscript: a script's functions (static ones, the constructor `_init`), signals (type), named enums, inner
+    # classes holding their methods and classes
+    ("spawner.gd", "type", "wave_spawned", 6, 6),
+    ("spawner.gd", "type", "cleared", 7, 7),
+    ("spawner.gd", "enum", "Pattern", 9, 9),
+    ("spawner.gd", "function", "_init", 17, 18),
+    ("spawner.gd", "function", "spawn_wave", 22, 28),
+    ("spawner.gd", "function", "wave_size", 31, 32),  # static func
+    ("spawner.gd", "function", "clear", 35, 39),  # from its @rpc annotation
+    ("spawner.gd", "class", "Schedule", 43, 54),
+    ("spawner.gd", "method", "Schedule.wait_for", 47, 48),
+    ("spawner.gd", "class", "Schedule.Step", 50, 54),
+    ("spawner.gd", "method", "Schedule.Step.due", 53, 54),
+    ("spawner.gd", "function", "_offset", 57, 62),
+    # luau: Lua's definitions (`function M.f`, `function M:f`, local functions, a table's functions) and type aliases
+    ("signal.luau", "type", "Connection", 11, 14),  # export type
+    ("signal.luau", "type", "Handler", 16, 16),
+    ("signal.luau", "method", "Signal.new", 22, 24),
+    ("signal.luau", "method", "Signal.Fire", 27, 31),
+    ("signal.luau", "method", "Signal.Connect", 33, 39),
+    ("signal.luau", "function", "Signal.Connect.disconnect", 35, 37),
+    ("signal.luau", "function", "isSignal", 41, 43),
+    ("signal.luau", "method", "Util.wait", 47, 49),
+    # starlark: defs, a rule and a provider bound at the top level; a BUILD file's targets by their name
+    ("packaging.bzl", "type", "PackageInfo", 5, 11),
+    ("packaging.bzl", "function", "_archive_path", 13, 15),
+    ("packaging.bzl", "function", "_package_impl", 17, 26),
+    ("packaging.bzl", "function", "package", 28, 36),  # = rule(...)
+    ("packaging.bzl", "function", "package_with_test", 39, 45),
+    ("BUILD.bazel", "section", "server_bundle", 6, 10),
+    ("BUILD.bazel", "section", "server", 12, 16),
+    ("BUILD.bazel", "section", "handlers", 18, 22),
     # single-file components: the definitions of their scripts
     ("TodoList.vue", "module", "TodoList", 1, 45),
     ("TodoList.vue", "function", "visibleTodos", 10, 13),  # computed(() => {...}) at the top level
@@ -1864,6 +1904,39 @@ def test_the_docs_of_the_languages_parsed_since_the_thirty_fourth_session() -> N
         "Euclidean distance between two points.\nBoth points are left unchanged."  # FORD's !> and !!
     )
     assert find("softmax.cu", "softmax_rows").doc.startswith("One block per row: each thread reads a strided slice")
+
+
+def test_the_docs_of_gdscript_luau_and_starlark() -> None:
+    assert find("spawner.gd", "spawn_wave").doc == "Spawns the next wave, `count` enemies in the given pattern."  # ##
+    assert find("spawner.gd", "Schedule.wait_for").doc == "Seconds to wait before wave `index`."
+    assert find("spawner.gd", "wave_spawned").signature == "signal wave_spawned(index: int, count: int)"
+    # Moonwave's --[=[ ... ]=] (its brackets are no doc), a --- line; a --!strict directive is no file doc
+    assert find("signal.luau", "Signal.new").doc == "Creates a signal with no handlers.\n@return Signal"
+    assert find("signal.luau", "Signal.Fire").doc == "Runs every connected handler with the given arguments."
+    assert (
+        find("signal.luau", "signal").doc
+        == "@class Signal\nA minimal signal: handlers connected to it run when it fires."
+    )
+    assert find("signal.luau", "Connection").signature == "export type Connection"
+    # `--` lines, then a long comment: its lines are text, without its brackets
+    mixed = b"-- An implementation note.\n--[=[\n\tFires it.\n]=]\nfunction M.fire()\nend\n"
+    assert docs_of("m.luau", mixed) == {"M.fire": "An implementation note.\n\nFires it."}
+    assert docs_of("m.lua", mixed) == {"M.fire": "An implementation note.\n\nFires it."}  # Lua's too
+    # a test (jest-lua's, TestEZ's describe/it, lute's test.suite/suite:case) is named by its string
+    spec = b'describe("Signal", function()\n\tit("fires once", function()\n\t\tlocal n = 1\n\tend)\nend)\n'
+    got = {s.qualname: (s.kind, s.start_line, s.end_line) for s in parse_spans("signal.spec.luau", spec).spans}
+    assert got["Signal"] == ("function", 1, 5) and got["Signal.fires once"] == ("function", 2, 4)
+    assert find("packaging.bzl", "_archive_path").doc == "The archive's path below the package, named after the target."
+    assert find("packaging.bzl", "package").doc == "Packs sources and data files into one tar archive."  # doc = "..."
+    assert find("packaging.bzl", "PackageInfo").doc == "The archive a package rule made and the files in it."
+    assert find("packaging.bzl", "packaging").doc == "Rules and macros that package a binary with its data files."
+    assert find("BUILD.bazel", "server_bundle").doc == "The server and its static files."
+    data = (FIXTURES / "packaging.bzl").read_bytes()
+    assert file_imports(data, "starlark") == ['load("@bazel_skylib//lib:paths.bzl", "paths")']
+    data = (FIXTURES / "spawner.gd").read_bytes()
+    assert file_imports(data, "gdscript") == ['const Enemy = preload("res://enemies/enemy.gd")']
+    data = (FIXTURES / "signal.luau").read_bytes()
+    assert file_imports(data, "luau") == ["local Queue = require(script.Parent.Queue)"]
 
 
 def docs_of(path: str, source: bytes) -> dict[str, str]:

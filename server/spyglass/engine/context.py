@@ -88,6 +88,11 @@ IMPORTS: dict[str, ImportSyntax] = {
     "fortran": ImportSyntax(frozenset({"use_statement"})),
     "dart": ImportSyntax(frozenset({"import_or_export"})),
     "lua": ImportSyntax(frozenset(), "function_call", "name", frozenset({"require"}), depth=4),
+    "luau": ImportSyntax(frozenset(), "function_call", "name", frozenset({"require"}), depth=4),
+    # the scripts and resources a script loads at its top level (`const Enemy = preload("res://enemy.gd")`); not its
+    # `extends`, which an inner class has too
+    "gdscript": ImportSyntax(frozenset(), "call", "", frozenset({"preload", "load"})),
+    "starlark": ImportSyntax(frozenset(), "call", "function", frozenset({"load"})),
     "zig": ImportSyntax(frozenset(), "builtin_function", "", frozenset({"@import"})),
     "elixir": ImportSyntax(
         frozenset(),

@@ -40,8 +40,13 @@ BRACED = frozenset(
     }
 )
 # languages whose declarations open with a keyword: an OCaml signature's ``val`` (an interface's, a module
-# type's), F#'s ``abstract`` member
-DECLARING_WORDS = {"ocaml": ("val ",), "ocaml-interface": ("val ",), "fsharp": ("abstract ",)}
+# type's), F#'s ``abstract`` member, GDScript's ``@abstract`` annotation
+DECLARING_WORDS = {
+    "ocaml": ("val ",),
+    "ocaml-interface": ("val ",),
+    "fsharp": ("abstract ",),
+    "gdscript": ("@abstract",),  # Godot 4.5's abstract method, which has no body
+}
 # languages where ``=>`` is also a function's type, never a body without an ``=`` before it (C# and Dart
 # write ``int Area() => w * h;``)
 TYPED_ARROWS = frozenset({"typescript"})

@@ -152,7 +152,11 @@ GRAMMARS: dict[str, GrammarSpec] = {
     "pascal": GrammarSpec("tree_sitter_pascal", "language", "pascal"),
     "ada": GrammarSpec("tree_sitter_ada", "language", "ada"),
     "gdscript": GrammarSpec("tree_sitter_gdscript", "language", "gdscript"),
-    "luau": GrammarSpec("tree_sitter_luau", "language", "luau"),
+    # Lua's patterns read Luau's tree too; a type alias's table type is its body: `export type Connection = {` is
+    # signed `export type Connection`
+    "luau": GrammarSpec(
+        "tree_sitter_luau", "language", "luau", extra_query="lua", body_types=frozenset({"object_type"})
+    ),
     "starlark": GrammarSpec("tree_sitter_starlark", "language", "starlark"),
     # Verilog is read by the SystemVerilog grammar, whose language holds it
     "verilog": GrammarSpec("tree_sitter_systemverilog", "language", "systemverilog"),

@@ -123,6 +123,13 @@ _COMMENT_END_RE = re.compile(r"[ \t]*(?:\*+/|#>)$")  # C's */, PowerShell's #>
 # end in ``f(bitgen*)``
 _ML_COMMENT_START_RE = re.compile(r"^\(\*+[ \t]?")
 _ML_COMMENT_END_RE = re.compile(r"[ \t]*\*+\)$")
+# Lua's and Luau's long comment, ``--[[ ... ]]`` or ``--[=[ ... ]=]`` (Moonwave's doc comments): its text is what is
+# between the brackets, as written (a doc's code sample keeps its indentation); after `--` lines, its lines are text
+_LONG_COMMENT_RE = re.compile(r"^--\[(=*)\[(.*)\]\1\]$", re.DOTALL)
+_LONG_COMMENT_OPEN_RE = re.compile(r"^--\[(=*)\[")
+# Luau's mode directives at a file's top (`--!strict`, `--!native`, `--!optimize 2`): no doc (VHDL's doxygen
+# comments, `--! @brief ...`, are)
+_DIRECTIVE_RE = re.compile(rb"--![a-z]")
 # a MATLAB code analyzer pragma after a function's line (``%#ok<INUSD>``, ``%#codegen``), not its help text
 _PRAGMA_RE = re.compile(r"^#(?:ok(?:<[^>]*>)?|codegen)$")
 _STRING_PREFIX_RE = re.compile(r"^[rRbBuUfF]{0,2}('''|\"\"\"|'|\")")
@@ -1003,7 +1010,7 @@ def _leading_file_comment(root: Node, data: bytes, lines: _Lines, def_starts: se
     comments: list[Node] = []
     child = root.named_children[0] if root.named_child_count else None
     while child is not None and _is_comment(child):
-        if not data.startswith(b"#!", child.start_byte):
+        if not data.startswith(b"#!", child.start_byte) and not _DIRECTIVE_RE.match(data, child.start_byte):
             comments.append(child)
         child = child.next_named_sibling
     if not comments:
@@ -1022,11 +1029,22 @@ def _clean_doc(raw: str) -> str:
     m = _STRING_PREFIX_RE.match(raw)
     if m and raw.endswith(m[1]) and len(raw) >= m.end() + len(m[1]):
         raw = inspect.cleandoc(raw[m.end() : len(raw) - len(m[1])])
+    elif (long := _LONG_COMMENT_RE.match(raw)) and f"]{long[1]}]" not in long[2]:
+        raw = inspect.cleandoc(long[2])
     else:
         ml = raw.startswith("(*")
         out = []
+        closer = ""  # the end of the Lua long comment a line is in
         for line in _EOL_STR_RE.split(raw):
-            s = (_ML_COMMENT_END_RE if ml else _COMMENT_END_RE).sub("", line.strip())
+            s = line.strip()
+            if not closer and (opening := _LONG_COMMENT_OPEN_RE.match(s)):
+                closer, s = f"]{opening[1]}]", s[opening.end() :].strip()
+            if closer:
+                if s.endswith(closer):
+                    closer, s = "", s[: -len(closer)].rstrip()
+                out.append(s)
+                continue
+            s = (_ML_COMMENT_END_RE if ml else _COMMENT_END_RE).sub("", s)
             start = _ML_COMMENT_START_RE if ml and s.startswith("(*") else _COMMENT_START_RE
             out.append(start.sub("", s, count=1).rstrip())
         out = [line for line in out if not _PRAGMA_RE.match(line)]
