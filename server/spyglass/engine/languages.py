@@ -158,6 +158,9 @@ GRAMMARS: dict[str, GrammarSpec] = {
         "tree_sitter_luau", "language", "luau", extra_query="lua", body_types=frozenset({"object_type"})
     ),
     "starlark": GrammarSpec("tree_sitter_starlark", "language", "starlark"),
+    # Bazel's BUILD, WORKSPACE and MODULE.bazel files are Starlark, read for their targets; build configuration
+    # rather than code (NOT_CODE), as a Makefile is
+    "bazel": GrammarSpec("tree_sitter_starlark", "language", "starlark"),
     # Verilog is read by the SystemVerilog grammar, whose language holds it
     "verilog": GrammarSpec("tree_sitter_systemverilog", "language", "systemverilog"),
     "systemverilog": GrammarSpec("tree_sitter_systemverilog", "language", "systemverilog"),
@@ -364,8 +367,7 @@ EXTENSIONS: dict[str, str] = {
     ".lock": "text",
 }
 
-# Exact file names, as written -> language: Bazel's ``BUILD`` (a ``build`` script is not one); checked first. A
-# BUILD file is build configuration, as a Makefile is: labelled, not code (the rules it calls, in .bzl files, are)
+# Exact file names, as written -> language: Bazel's ``BUILD`` (a ``build`` script is not one); checked first
 CASED_FILENAMES: dict[str, str] = {"BUILD": "bazel"}
 
 # Exact file names (lower-cased) -> language; checked before the suffix.
@@ -614,7 +616,8 @@ def syntax_of(language: str) -> str:
     return spec.query if spec is not None else language
 
 
-PROSE_LANGUAGES = frozenset({"markdown"})  # parsed (sections), but text for people rather than code
+# Parsed, but not code: text for people (Markdown's sections) or build configuration (Bazel's targets)
+NOT_CODE = frozenset({"markdown", "bazel"})
 # Programming languages without a grammar here: indexed as windows, but code all the same
 CODE_WITHOUT_GRAMMAR = frozenset(
     {
@@ -645,7 +648,7 @@ CODE_WITHOUT_GRAMMAR = frozenset(
 
 def is_code(language: str | None) -> bool:
     """A programming language: not prose, config, data, markup or an unknown text type."""
-    return (has_grammar(language) and language not in PROSE_LANGUAGES) or language in CODE_WITHOUT_GRAMMAR
+    return (has_grammar(language) and language not in NOT_CODE) or language in CODE_WITHOUT_GRAMMAR
 
 
 _cache: dict[str, tuple[Language, Query] | None] = {}
