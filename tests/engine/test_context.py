@@ -242,6 +242,9 @@ SAMPLES = {
         b"module m\n  use iso_fortran_env, only: dp => real64\n  use fpm_strings\n  implicit none\nend module m\n",
         2,
     ),
+    "vb": (b"Imports System.Text\nImports IO = System.IO\n\nModule M\n    Sub Main()\n    End Sub\nEnd Module\n", 2),
+    "pascal": (b"unit U;\ninterface\nuses\n  SysUtils, Classes;\nimplementation\nuses Math;\nend.\n", 2),
+    "ada": (b"with Ada.Text_IO; use Ada.Text_IO;\nwith Interfaces.C;\nprocedure Main is null;\n", 2),
 }
 
 
