@@ -141,6 +141,9 @@ def test_language_from_content() -> None:
     assert language_for("x.h", b"#import <Foundation/Foundation.h>\n@interface A : NSObject\n@end\n") == "objective-c"
     assert language_for("x.h", b"/* @interface in a comment */\nint f(void);\n") == "c"
     assert language_for("solve.m", b"% Solve it.\nfunction x = solve(A, b)\n  x = A \\ b;\nend\n") == "matlab"
+    # .pp: a Free Pascal unit, program or library, else a Puppet manifest
+    assert language_for("rtl/sysutils.pp", b"{ License. }\nunit SysUtils;\n\ninterface\n") == "pascal"
+    assert language_for("manifests/init.pp", b"class ntp {\n  package { 'ntp': ensure => installed }\n}\n") == "puppet"
     assert (
         language_for("AppDelegate.m", b'#import "AppDelegate.h"\n@implementation AppDelegate\n@end\n') == "objective-c"
     )
