@@ -1908,7 +1908,7 @@ def test_the_signatures_and_docs_of_vb_pascal_and_ada() -> None:
     assert find("queues.adb", "Queues.Push").signature == "procedure Push (Q : in out Queue; J : Job)"
 
 
-def test_pascal_reads_the_first_branch_of_a_conditional() -> None:
+def test_pascal_reads_the_first_branch_of_a_conditional_and_a_programs_uses() -> None:
     # two alternatives side by side are no Pascal: the {$ELSE} branches and the directives are blanked
     source = (
         b"unit U;\ninterface\nuses\n  {$IFDEF FPC}\n  SysUtils;\n  {$ELSE}\n  System.SysUtils;\n  {$ENDIF}\n"
@@ -1926,6 +1926,10 @@ def test_pascal_reads_the_first_branch_of_a_conditional() -> None:
         ("class", "TA"),
         ("method", "TA.Ref"),
     ]
+    # a program's units named with their files (the grammar reads no `in '...'`)
+    program = b"program Shop;\n\nuses\n  Vcl.Forms,\n  Main.Form in 'src\\Main.Form.pas' {FrmMain};\n\nbegin\nend.\n"
+    assert not parse_spans("Shop.dpr", program).had_errors
+    assert b"  Main.Form" + b" " * 24 + b"{FrmMain};" in rewritten("pascal", program)
     # a forward declaration is no class; a class of one line with a parent is one
     forward = b"unit U;\ninterface\ntype\n  TA = class;\n  EA = class(Exception);\n  TA = class\n  end;\n"
     spans = parse_spans("u.pas", forward + b"implementation\nend.\n").spans

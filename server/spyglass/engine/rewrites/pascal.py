@@ -16,14 +16,19 @@ from __future__ import annotations
 
 import re
 
-from .blanking import NOT_LINE_BREAK_RE
+from .blanking import NOT_LINE_BREAK_RE, blank_group
 
+# a program's or a package's unit named with its file (`Main.Form in 'src\\Main.Form.pas' {FrmMain},`), which the
+# grammar does not read: the `in '...'` is blanked
+USES_IN_RE = re.compile(rb"(?im)^([ \t]*[\w.]+[ \t]+)(?P<m>in[ \t]+'[^'\r\n]*')(?=[ \t]*(?:\{[^}\r\n]*\}[ \t]*)?[,;])")
 DIRECTIVE_RE = re.compile(rb"\{\$(IFDEF|IFNDEF|IFOPT|IF|ELSEIF|ELSE|ENDIF|IFEND)\b[^}]*\}", re.IGNORECASE)
 
 
 def blank_else_branches(data: bytes) -> bytes:
     """``data`` with its conditional directives and the text of their ``{$ELSE}`` and ``{$ELSEIF}`` branches
-    blanked."""
+    blanked, and the file names of a program's units."""
+    if b"'" in data:
+        data = USES_IN_RE.sub(blank_group, data)
     if b"{$" not in data:
         return data
     open_: list[int | None] = []  # per open conditional: where its blanked branches start (None: in the first)
