@@ -1941,6 +1941,9 @@ def test_vb_stacked_attribute_lines_are_one_block() -> None:
     joined = rewritten("vb", source)
     assert joined == b"Class A\n    <Required,\n     EmailAddress>\n    Public Property Email As String\nEnd Class\n"
     assert not parse_spans("a.vb", source).had_errors
+    two = b"Class A\n    <DebuggerHidden()> <DebuggerStepThrough()>\n    Public Sub B()\n    End Sub\nEnd Class\n"
+    assert b"<DebuggerHidden(),  DebuggerStepThrough()>" in rewritten("vb", two)
+    assert not parse_spans("a.vb", two).had_errors
     xml = b"Dim page =\n    <html>\n    <body>\n    </body>\n"  # an XML literal's elements: no declaration below
     assert rewritten("vb", xml) == xml
 

@@ -4,8 +4,8 @@ The grammar reads one attribute block above a declaration (``<HttpPost>``) but n
 (``<Required>`` then ``<EmailAddress>``, as ASP.NET models and controllers are written): the first is an error and
 the declaration's span loses it. Such a run of attribute lines above a declaration is rewritten as the one block
 VB.NET allows over lines (``<Required,`` then `` EmailAddress>``): each line's closing ``>`` but the last is a
-comma, and each line's ``<`` but the first a space. Lines that are not followed by a declaration (an XML
-literal's elements) are left as they are.
+comma, and each line's ``<`` but the first a space; two blocks on one line are joined so too. Lines that are not
+followed by a declaration (an XML literal's elements) are left as they are.
 """
 
 from __future__ import annotations
@@ -21,30 +21,40 @@ DECLARATION_RE = re.compile(
 )
 
 
+# two blocks on one line (`<DebuggerHidden()> <DebuggerStepThrough()>`), which the grammar does not read either
+BETWEEN_BLOCKS_RE = re.compile(rb">([ \t]+)<(?=[A-Za-z])")
+
+
+def _join_blocks(m: re.Match[bytes]) -> bytes:
+    return b"," + m[1] + b" "
+
+
 def join_attribute_lines(data: bytes) -> bytes:
-    """``data`` with each run of two or more attribute lines above a declaration made one attribute block."""
+    """``data`` with each run of attribute lines above a declaration made one attribute block."""
     if b"\n" not in data or b"<" not in data:
         return data
     lines = data.split(b"\n")
-    i = 0
     changed = False
-    while i < len(lines):
-        if not ATTRIBUTE_LINE_RE.fullmatch(lines[i]):
-            i += 1
+    for i in range(1, len(lines)):
+        if not DECLARATION_RE.match(lines[i]):
             continue
-        j = i
-        while j + 1 < len(lines) and ATTRIBUTE_LINE_RE.fullmatch(lines[j + 1]):
-            j += 1
-        if j > i and j + 1 < len(lines) and DECLARATION_RE.match(lines[j + 1]):
-            for k in range(i, j + 1):
-                line = lines[k]
-                if k < j:  # its closing `>` becomes a comma
-                    end = line.rstrip(b" \t\r")
-                    line = end[:-1] + b"," + line[len(end) :]
-                if k > i:  # its opening `<` becomes a space
-                    at = line.index(b"<")
-                    line = line[:at] + b" " + line[at + 1 :]
-                lines[k] = line
+        # the line above ends an attribute block: its blocks on one line are joined (the last of a block over
+        # lines, `<Obsolete("x"),` then ` DebuggerHidden()> <DebuggerStepThrough()>`, too)
+        if lines[i - 1].rstrip(b" \t\r").endswith(b">") and BETWEEN_BLOCKS_RE.search(lines[i - 1]):
+            lines[i - 1] = BETWEEN_BLOCKS_RE.sub(_join_blocks, lines[i - 1])
             changed = True
-        i = j + 1
+        j = i - 1  # the run of attribute lines above it
+        while j >= 0 and ATTRIBUTE_LINE_RE.fullmatch(lines[j]):
+            j -= 1
+        first = j + 1
+        for k in range(first, i):
+            line = lines[k]
+            if k < i - 1:  # its closing `>` becomes a comma
+                end = line.rstrip(b" \t\r")
+                line = end[:-1] + b"," + line[len(end) :]
+            if k > first:  # its opening `<` becomes a space
+                at = line.index(b"<")
+                line = line[:at] + b" " + line[at + 1 :]
+            changed = changed or line != lines[k]
+            lines[k] = line
     return b"\n".join(lines) if changed else data
