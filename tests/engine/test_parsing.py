@@ -1946,6 +1946,10 @@ def test_vb_stacked_attribute_lines_are_one_block() -> None:
     assert not parse_spans("a.vb", two).had_errors
     xml = b"Dim page =\n    <html>\n    <body>\n    </body>\n"  # an XML literal's elements: no declaration below
     assert rewritten("vb", xml) == xml
+    # a namespace named from the root is the namespace it names
+    rooted = parse_spans("a.vb", b"Namespace Global.Shop.Core\n    Class A\n    End Class\nEnd Namespace\n")
+    assert [s.qualname for s in rooted.spans] == ["a", "Shop.Core", "Shop.Core.A"]
+    assert rewritten("vb", xml) == xml
 
 
 def docs_of(path: str, source: bytes) -> dict[str, str]:

@@ -15,7 +15,7 @@ from .haskell import rewrite_haskell
 from .kotlin import rewrite_kotlin
 from .pascal import blank_else_branches
 from .typescript import rewrite_typescript
-from .vb import join_attribute_lines
+from .vb import rewrite_vb
 
 REWRITES: dict[str, Callable[[bytes], bytes]] = {
     "astro": rewrite_astro,
@@ -28,7 +28,7 @@ REWRITES: dict[str, Callable[[bytes], bytes]] = {
     "pascal": blank_else_branches,
     "svelte": rewrite_component,
     "typescript": rewrite_typescript,
-    "vb": join_attribute_lines,
+    "vb": rewrite_vb,
     "vue": rewrite_component,
 }
 

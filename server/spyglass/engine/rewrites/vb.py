@@ -5,12 +5,15 @@ The grammar reads one attribute block above a declaration (``<HttpPost>``) but n
 the declaration's span loses it. Such a run of attribute lines above a declaration is rewritten as the one block
 VB.NET allows over lines (``<Required,`` then `` EmailAddress>``): each line's closing ``>`` but the last is a
 comma, and each line's ``<`` but the first a space; two blocks on one line are joined so too. Lines that are not
-followed by a declaration (an XML literal's elements) are left as they are.
+followed by a declaration (an XML literal's elements) are left as they are. A namespace named from the root
+(``Namespace Global.Shop``) is read as the namespace it names (``Shop``).
 """
 
 from __future__ import annotations
 
 import re
+
+from .blanking import blank_group
 
 ATTRIBUTE_LINE_RE = re.compile(rb"[ \t]*<[A-Za-z][^\r\n]*>[ \t]*\r?$")
 DECLARATION_RE = re.compile(
@@ -27,6 +30,18 @@ BETWEEN_BLOCKS_RE = re.compile(rb">([ \t]+)<(?=[A-Za-z])")
 
 def _join_blocks(m: re.Match[bytes]) -> bytes:
     return b"," + m[1] + b" "
+
+
+# `Namespace Global.Community.VisualBasic` names a namespace from the root: the namespace is
+# `Community.VisualBasic`, so `Global.` is blanked for the grammar (the name is read from where its node starts)
+GLOBAL_NAMESPACE_RE = re.compile(rb"(?im)^([ \t]*Namespace[ \t]+)(?P<m>Global\.)(?=[A-Za-z_\[])")
+
+
+def rewrite_vb(data: bytes) -> bytes:
+    """``data`` as tree-sitter-vb-dotnet should read it: attribute lines joined, ``Global.`` namespaces blanked."""
+    if b"Global." in data:
+        data = GLOBAL_NAMESPACE_RE.sub(blank_group, data)
+    return join_attribute_lines(data)
 
 
 def join_attribute_lines(data: bytes) -> bytes:
