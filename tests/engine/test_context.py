@@ -249,6 +249,9 @@ SAMPLES = {
         2,
     ),
     "starlark": (b'load("@rules_cc//cc:defs.bzl", "cc_library")\nload(":defs.bzl", "x")\ncc_library(name = "a")\n', 2),
+    "vb": (b"Imports System.Text\nImports IO = System.IO\n\nModule M\n    Sub Main()\n    End Sub\nEnd Module\n", 2),
+    "pascal": (b"unit U;\ninterface\nuses\n  SysUtils, Classes;\nimplementation\nuses Math;\nend.\n", 2),
+    "ada": (b"with Ada.Text_IO; use Ada.Text_IO;\nwith Interfaces.C;\nprocedure Main is null;\n", 2),
 }
 
 

@@ -34,6 +34,13 @@ DECLARATIONS = [
     ("fsharp", "    abstract Handle : Route -> string\n"),
     ("gdscript", "@abstract\nfunc area() -> float\n"),
     ("gdscript", "@abstract func describe() -> String\n"),
+    ("vb", "        Function Load(buyerId As String) As Basket\n"),  # an interface's
+    ("vb", "    <Obsolete>\n    Public MustOverride Sub Save(\n        basket As Basket,\n        force As Boolean)\n"),
+    ("pascal", "    /// Adds an item.\n    procedure Add(const AItem: string; N: Integer = 1); virtual; abstract;\n"),
+    ("pascal", "function Describe(AStack: TStringStack): string;\n"),  # the interface section's
+    ("ada", "   procedure Push (Q : in out Queue; J : Job);\n   --  Add J behind the jobs of its priority.\n"),
+    ("ada", "   function Pop\n     (Q : in out Queue;\n      Level : Priority := High) return Job;\n"),
+    ("ada", "   function Area (S : Shape) return Float is abstract;\n"),
 ]
 
 DEFINITIONS = [
@@ -57,6 +64,13 @@ DEFINITIONS = [
     ("fsharp", "    member this.Add(route : Route) = routes.Add route\n"),
     ("gdscript", "func area() -> float:\n\treturn width * height\n"),
     ("gdscript", '@rpc("authority")\nfunc clear() -> void:\n\tpass\n'),
+    ("vb", "    Public Sub Save(basket As Basket)\n        _store.Add(basket)\n    End Sub\n"),
+    ("vb", "    Public Sub Save(basket As Basket)\n        _store.Add(basket)\n        _count += 1\n"),  # a part
+    ("pascal", "function TStringStack.Count: Integer;\nbegin\n  Result := FItems.Count;\nend;\n"),
+    ("pascal", "procedure TStringStack.Push(const AItem: string);\n  FItems.Add(AItem);\n  Inc(FCount);\n"),  # a part
+    ("ada", "   function Length (Q : Queue) return Natural is (Natural (Q.Jobs.Length));\n"),
+    ("ada", "   procedure Push (Q : in out Queue; J : Job) is\n   begin\n      Q.Jobs.Append (J);\n   end Push;\n"),
+    ("ada", "   function Pop (Q : in out Queue) return Job\n      Q.Jobs.Delete (1);\n      return R;\n"),  # a part
 ]
 
 

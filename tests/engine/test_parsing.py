@@ -113,6 +113,12 @@ def editor_lines(data: bytes) -> list[bytes]:
         ("Vault.sol", "solidity"),
         ("geometry.f90", "fortran"),
         ("GEOMETRY.F90", "fortran"),
+        ("Basket.vb", "vb"),
+        ("Stacks.pas", "pascal"),
+        ("Shop.dpr", "pascal"),
+        ("Shop.lpr", "pascal"),
+        ("queues.ads", "ada"),
+        ("queues.adb", "ada"),
         ("legacy.f", "fortran-fixed"),  # fixed form: windows
         ("softmax.cu", "cuda"),
         ("softmax.cuh", "cuda"),
@@ -143,6 +149,9 @@ def test_language_from_content() -> None:
     assert language_for("x.h", b"#import <Foundation/Foundation.h>\n@interface A : NSObject\n@end\n") == "objective-c"
     assert language_for("x.h", b"/* @interface in a comment */\nint f(void);\n") == "c"
     assert language_for("solve.m", b"% Solve it.\nfunction x = solve(A, b)\n  x = A \\ b;\nend\n") == "matlab"
+    # .pp: a Free Pascal unit, program or library, else a Puppet manifest
+    assert language_for("rtl/sysutils.pp", b"{ License. }\nunit SysUtils;\n\ninterface\n") == "pascal"
+    assert language_for("manifests/init.pp", b"class ntp {\n  package { 'ntp': ensure => installed }\n}\n") == "puppet"
     assert (
         language_for("AppDelegate.m", b'#import "AppDelegate.h"\n@implementation AppDelegate\n@end\n') == "objective-c"
     )
@@ -591,6 +600,55 @@ EXPECTED = [
     ("geometry.f90", "function", "geometry.point_norm", 30, 33),
     ("geometry.f90", "function", "geometry.circle_area", 35, 38),
     ("geometry.f90", "function", "demo", 42, 48),
+    # vb: namespaces and modules (module), classes, structures, interfaces (methods without a body), enums,
+    # delegates (type), subs, functions and properties with accessors; attributes start their span
+    ("Basket.vb", "module", "Shop.Baskets", 4, 59),
+    ("Basket.vb", "struct", "Shop.Baskets.BasketLine", 8, 11),
+    ("Basket.vb", "enum", "Shop.Baskets.BasketState", 13, 16),
+    ("Basket.vb", "interface", "Shop.Baskets.IBasketStore", 18, 21),
+    ("Basket.vb", "method", "Shop.Baskets.IBasketStore.Load", 19, 19),
+    ("Basket.vb", "type", "Shop.Baskets.BasketChanged", 23, 23),
+    ("Basket.vb", "class", "Shop.Baskets.Basket", 26, 51),  # from its <Serializable>
+    ("Basket.vb", "method", "Shop.Baskets.Basket.AddItem", 32, 34),
+    ("Basket.vb", "method", "Shop.Baskets.Basket.Total", 36, 44),  # two attribute lines (rewrites/vb.py)
+    ("Basket.vb", "method", "Shop.Baskets.Basket.Count", 46, 50),
+    ("Basket.vb", "module", "Shop.Baskets.BasketFormatting", 53, 58),
+    ("Basket.vb", "function", "Shop.Baskets.BasketFormatting.Describe", 55, 57),
+    # pascal: classes, records (struct), interfaces, enums, procedural types and the methods they declare; the
+    # routines of the implementation section named by their qualified names, a nested routine within one
+    ("Stacks.pas", "enum", "TStackState", 11, 11),
+    ("Stacks.pas", "type", "TItemProc", 12, 12),
+    ("Stacks.pas", "struct", "TSlot", 15, 18),
+    ("Stacks.pas", "interface", "IStack", 20, 23),
+    ("Stacks.pas", "method", "IStack.Count", 22, 22),
+    ("Stacks.pas", "class", "TStringStack", 26, 35),
+    ("Stacks.pas", "method", "TStringStack.Push", 32, 32),  # declared
+    ("Stacks.pas", "function", "Describe", 37, 37),  # declared in the interface section
+    ("Stacks.pas", "function", "TStringStack.Create", 41, 44),
+    ("Stacks.pas", "function", "TStringStack.Push", 52, 55),  # implemented
+    ("Stacks.pas", "function", "TStringStack.Pop", 58, 68),
+    ("Stacks.pas", "function", "TStringStack.Pop.LastIndex", 60, 63),
+    ("Stacks.pas", "function", "Describe", 76, 79),
+    # ada: packages (spec and body), records (struct), tagged records (class), enums, subtypes and private types
+    # (type), protected types (class) and their subprograms (methods), subprograms declared, generic, implemented,
+    # nested, and expression functions
+    ("queues.ads", "module", "Queues", 4, 42),
+    ("queues.ads", "enum", "Queues.Priority", 6, 6),
+    ("queues.ads", "type", "Queues.Job_Id", 7, 7),
+    ("queues.ads", "struct", "Queues.Job", 9, 12),
+    ("queues.ads", "type", "Queues.Queue", 14, 14),  # its private view
+    ("queues.ads", "function", "Queues.Push", 16, 16),
+    ("queues.ads", "function", "Queues.Pop", 19, 21),
+    ("queues.ads", "function", "Queues.Iterate", 25, 27),  # from `generic`
+    ("queues.ads", "class", "Queues.Counter", 29, 34),
+    ("queues.ads", "method", "Queues.Counter.Increment", 30, 30),
+    ("queues.ads", "class", "Queues.Queue", 39, 41),  # its full view, a tagged record
+    ("queues.adb", "module", "Queues", 1, 48),
+    ("queues.adb", "function", "Queues.Pop", 8, 28),
+    ("queues.adb", "function", "Queues.Pop.First_At", 13, 21),
+    ("queues.adb", "function", "Queues.Length", 30, 30),
+    ("queues.adb", "class", "Queues.Counter", 39, 46),
+    ("queues.adb", "method", "Queues.Counter.Value", 45, 45),
     # cuda: C++'s definitions, kernels and device functions among them
     ("softmax.cu", "function", "CUDA_CHECK", 4, 4),
     ("softmax.cu", "function", "fmaxf_safe", 7, 9),  # __device__
@@ -1937,6 +1995,80 @@ def test_the_docs_of_gdscript_luau_and_starlark() -> None:
     assert file_imports(data, "gdscript") == ['const Enemy = preload("res://enemies/enemy.gd")']
     data = (FIXTURES / "signal.luau").read_bytes()
     assert file_imports(data, "luau") == ["local Queue = require(script.Parent.Queue)"]
+
+
+def test_the_signatures_and_docs_of_vb_pascal_and_ada() -> None:
+    # VB.NET: ''' XML doc lines, ' and REM comments, above the attributes; the signature past them
+    assert find("Basket.vb", "Shop.Baskets.BasketLine").doc == (
+        "<summary>\nA line of a basket: one product and how many.\n</summary>"
+    )
+    assert find("Basket.vb", "Shop.Baskets.Basket").doc == "A buyer's basket of products."
+    assert find("Basket.vb", "Shop.Baskets.BasketFormatting.Describe").doc == "The text shown on a receipt."
+    total = find("Basket.vb", "Shop.Baskets.Basket.Total")
+    assert total.signature == "Public Function Total(prices As IDictionary(Of Integer, Money)) As Money"
+    assert not parsed("Basket.vb").had_errors
+    # Pascal: /// XMLDoc, { }, (* *) and // comments; a routine's signature is its header, not its local routines
+    assert find("Stacks.pas", "TSlot").doc == "<summary>A point on the stack's plane.</summary>"
+    assert find("Stacks.pas", "TStringStack").doc == "A stack of strings, last in first out."
+    pop = [s for s in parsed("Stacks.pas").spans if s.qualname == "TStringStack.Pop"]
+    assert [(s.kind, s.signature, s.doc) for s in pop] == [
+        ("method", "function Pop: string", ""),
+        ("function", "function TStringStack.Pop: string", "Removes the top item and returns it."),
+    ]
+    assert find("Stacks.pas", "TStringStack.Destroy", "method").signature == "destructor Destroy; override"
+    # Ada: -- comments above a definition, or right below a declaration (GNAT's style); a signature is the
+    # specification over its lines, without `is` or the generic formal part
+    assert find("queues.ads", "Queues").doc == "Bounded queues of jobs."
+    assert find("queues.ads", "Queues.Push").doc == "Add J behind the jobs of its priority."
+    assert find("queues.ads", "Queues.Pop").signature == (
+        "function Pop (Q : in out Queue; Level : Priority := High) return Job"
+    )
+    assert find("queues.ads", "Queues.Iterate").signature == "procedure Iterate (Q : Queue)"
+    assert find("queues.adb", "Queues.Pop.First_At").doc == "The first job at Level, else the first."
+    assert find("queues.adb", "Queues.Push").signature == "procedure Push (Q : in out Queue; J : Job)"
+
+
+def test_pascal_reads_the_first_branch_of_a_conditional_and_a_programs_uses() -> None:
+    # two alternatives side by side are no Pascal: the {$ELSE} branches and the directives are blanked
+    source = (
+        b"unit U;\ninterface\nuses\n  {$IFDEF FPC}\n  SysUtils;\n  {$ELSE}\n  System.SysUtils;\n  {$ENDIF}\n"
+        b"type\n  TProc = {$IF DEFINED(FPC)}procedure of object{$ELSE}reference to procedure{$ENDIF};\n"
+        b"  TA = class\n    function Ref: Integer; {$IFDEF WINDOWS}stdcall{$ELSE}cdecl{$ENDIF};\n  end;\n"
+        b"implementation\nend.\n"
+    )
+    blanked = rewritten("pascal", source)
+    assert len(blanked) == len(source) and blanked.count(b"\n") == source.count(b"\n")
+    assert b"System.SysUtils" not in blanked and b"cdecl" not in blanked and b"{$" not in blanked
+    r = parse_spans("u.pas", source)
+    assert not r.had_errors
+    assert [(s.kind, s.qualname) for s in r.spans if s.kind != "module"] == [
+        ("type", "TProc"),
+        ("class", "TA"),
+        ("method", "TA.Ref"),
+    ]
+    # a program's units named with their files (the grammar reads no `in '...'`)
+    program = b"program Shop;\n\nuses\n  Vcl.Forms,\n  Main.Form in 'src\\Main.Form.pas' {FrmMain};\n\nbegin\nend.\n"
+    assert not parse_spans("Shop.dpr", program).had_errors
+    assert b"  Main.Form" + b" " * 24 + b"{FrmMain};" in rewritten("pascal", program)
+    # a forward declaration is no class; a class of one line with a parent is one
+    forward = b"unit U;\ninterface\ntype\n  TA = class;\n  EA = class(Exception);\n  TA = class\n  end;\n"
+    spans = parse_spans("u.pas", forward + b"implementation\nend.\n").spans
+    assert [(s.qualname, s.start_line) for s in spans] == [("u", 1), ("EA", 5), ("TA", 6)]
+
+
+def test_vb_stacked_attribute_lines_are_one_block() -> None:
+    source = b"Class A\n    <Required>\n    <EmailAddress>\n    Public Property Email As String\nEnd Class\n"
+    joined = rewritten("vb", source)
+    assert joined == b"Class A\n    <Required,\n     EmailAddress>\n    Public Property Email As String\nEnd Class\n"
+    assert not parse_spans("a.vb", source).had_errors
+    two = b"Class A\n    <DebuggerHidden()> <DebuggerStepThrough()>\n    Public Sub B()\n    End Sub\nEnd Class\n"
+    assert b"<DebuggerHidden(),  DebuggerStepThrough()>" in rewritten("vb", two)
+    assert not parse_spans("a.vb", two).had_errors
+    xml = b"Dim page =\n    <html>\n    <body>\n    </body>\n"  # an XML literal's elements: no declaration below
+    assert rewritten("vb", xml) == xml
+    # a namespace named from the root is the namespace it names
+    rooted = parse_spans("a.vb", b"Namespace Global.Shop.Core\n    Class A\n    End Class\nEnd Namespace\n")
+    assert [s.qualname for s in rooted.spans] == ["a", "Shop.Core", "Shop.Core.A"]
 
 
 def docs_of(path: str, source: bytes) -> dict[str, str]:

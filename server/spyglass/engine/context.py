@@ -86,6 +86,9 @@ IMPORTS: dict[str, ImportSyntax] = {
     "groovy": ImportSyntax(frozenset({"import_declaration"})),
     "solidity": ImportSyntax(frozenset({"import_directive"})),
     "fortran": ImportSyntax(frozenset({"use_statement"})),
+    "vb": ImportSyntax(frozenset({"imports_statement"})),
+    "pascal": ImportSyntax(frozenset({"declUses"})),  # a `uses` clause, over its lines
+    "ada": ImportSyntax(frozenset({"with_clause"})),
     "dart": ImportSyntax(frozenset({"import_or_export"})),
     "lua": ImportSyntax(frozenset(), "function_call", "name", frozenset({"require"}), depth=4),
     "luau": ImportSyntax(frozenset(), "function_call", "name", frozenset({"require"}), depth=4),

@@ -68,7 +68,68 @@ def is_declaration(language: str, kind: str, text: str) -> bool:
         return text.lstrip().startswith(("@callback", "@macrocallback"))
     if language in DECLARING_WORDS:
         return text.lstrip().startswith(DECLARING_WORDS[language])
+    if language == "pascal":
+        return _pascal_declaration(text)
+    if language == "ada":
+        return _ada_declaration(text)
+    if language == "vb":
+        return _vb_declaration(text)
     return False
+
+
+# Pascal: a routine's header and its directives, no `begin`: a method declared in a class or an interface, a
+# routine declared in a unit's `interface` section, a `forward` or `external` one
+PASCAL_HEADER_RE = re.compile(
+    r"(?is)(?:class\s+)?(?:procedure|function|constructor|destructor|operator)\b[^;()]*(?:\([^()]*\))?[^;()]*;"
+    r"(?:\s*(?:virtual|dynamic|abstract|override|overload|reintroduce|static|final|inline|assembler|stdcall|cdecl"
+    r"|register|safecall|pascal|winapi|forward|platform|experimental|deprecated[^;]*|external[^;]*|message[^;]*"
+    r"|dispid[^;]*)\s*;)*"
+)
+PASCAL_SKIPPED_STARTS = ("//", "{", "(*", "*", "}", "[")  # comments and attributes (`[Test]`)
+# Ada: a subprogram's or an entry's specification ended by its only `;` outside parentheses, without a body
+# (`is abstract` and `is separate` say the body is elsewhere, or nowhere)
+ADA_SUBPROGRAM_RE = re.compile(r"(?im)^[ \t]*(?:(?:not[ \t]+)?overriding[ \t]+)?(?:procedure|function|entry)\b")
+ADA_BODY_RE = re.compile(r"(?i)\bis\b(?!\s+(?:abstract|separate)\s*;\s*$)")
+# VB.NET: a `Sub`, `Function` or `Property` line with no `End Sub` (an interface's, `MustOverride`, `Declare`)
+VB_HEADER_RE = re.compile(
+    r"(?i)(?:(?:Public|Private|Protected|Friend|Shared|Overloads|Overrides|Overridable|MustOverride|Shadows"
+    r"|ReadOnly|WriteOnly|Default|Async|Iterator|Declare|Ansi|Unicode|Auto)\s+)*(?:Sub|Function|Property)\b"
+)
+VB_END_RE = re.compile(r"(?im)^\s*End\s+(?:Sub|Function|Property|Get|Set)\b")
+
+
+def _code_lines(text: str, comment_starts: tuple[str, ...]) -> list[str]:
+    lines = (line.strip() for line in text.splitlines())
+    return [line for line in lines if line and not line.startswith(comment_starts)]
+
+
+def _pascal_declaration(text: str) -> bool:
+    code = " ".join(_code_lines(text, PASCAL_SKIPPED_STARTS))
+    return PASCAL_HEADER_RE.fullmatch(code) is not None
+
+
+def _ada_declaration(text: str) -> bool:
+    start = ADA_SUBPROGRAM_RE.search(text)
+    if start is None:
+        return False
+    code = " ".join(_code_lines(text[start.start() :], ("--",)))
+    if not code.endswith(";") or ADA_BODY_RE.search(code):
+        return False
+    depth = outside = 0
+    for c in code:
+        depth += (c == "(") - (c == ")")
+        outside += c == ";" and depth == 0
+    return outside == 1 and depth == 0
+
+
+def _vb_declaration(text: str) -> bool:
+    lines = [line for line in _code_lines(text, ("'",)) if not line.lower().startswith("rem ")]
+    while lines and lines[0].startswith("<") and lines[0].endswith(">"):  # attribute lines
+        lines.pop(0)
+    if not lines or VB_HEADER_RE.match(lines[0]) is None or VB_END_RE.search(text):
+        return False
+    # the header's lines go on after `(`, `,` or ` _`, or before `)`: anything else is a body's statement
+    return all(a.endswith(("(", ",", " _")) or b.startswith(")") for a, b in zip(lines, lines[1:], strict=False))
 
 
 PLACEHOLDER_ENDS = ('"""', "'''", "pass", "...")  # a docstring, pass, ...; or raise NotImplementedError

@@ -149,8 +149,17 @@ GRAMMARS: dict[str, GrammarSpec] = {
     # query reads it
     "cuda": GrammarSpec("tree_sitter_cuda", "language", "cpp"),
     "vb": GrammarSpec("tree_sitter_vb_dotnet", "language", "vb"),
-    "pascal": GrammarSpec("tree_sitter_pascal", "language", "pascal"),
-    "ada": GrammarSpec("tree_sitter_ada", "language", "ada"),
+    # a routine's signature is its whole header (``declProc``), not the text to its body past local declarations
+    "pascal": GrammarSpec("tree_sitter_pascal", "language", "pascal", signature_types=frozenset({"declProc"})),
+    # a subprogram's signature is its specification, over its lines (not `is` nor a generic's formal part); GNAT's
+    # style puts a subprogram's doc comment right below its declaration
+    "ada": GrammarSpec(
+        "tree_sitter_ada",
+        "language",
+        "ada",
+        signature_types=frozenset({"procedure_specification", "function_specification"}),
+        doc_after="--",
+    ),
     "gdscript": GrammarSpec("tree_sitter_gdscript", "language", "gdscript"),
     # Lua's patterns read Luau's tree too; a type alias's table type is its body: `export type Connection = {` is
     # signed `export type Connection`

@@ -57,7 +57,17 @@ CLASS_LIKE = frozenset({"class", "interface", "struct", "enum", "type"})
 DEF_KINDS = frozenset({"function", "method", "class", "interface", "struct", "enum", "type", "module", "section"})
 # Sibling nodes directly above a definition that belong to it (outer attributes in Rust, Dart annotations,
 # Kotlin top-level annotations with arguments, which its grammar parses as annotated expressions).
-ATTRIBUTE_TYPES = frozenset({"attribute_item", "annotation", "annotated_expression"})
+# VB.NET's ``<Serializable>`` lines, Ada's generic formal part (``generic type Item is private;``) above the
+# package or subprogram it makes generic.
+ATTRIBUTE_TYPES = frozenset(
+    {"attribute_item", "annotation", "annotated_expression", "attribute_block", "generic_formal_part"}
+)
+# Nodes that are only a line's end (VB.NET's grammar makes one after each comment line): no code between a
+# comment and the definition below it
+LINE_END_TYPES = frozenset({"blank_line"})
+# Attribute nodes that a grammar puts first inside a declaration's node (VB.NET's ``<HttpGet>``, Delphi's
+# ``[Test]``): its head starts past them
+INNER_ATTRIBUTE_TYPES = frozenset({"attribute_block", "rttiAttributes"})
 # Comment node types whose name does not say "comment" (Haskell's ``-- |`` doc comments, F#'s ``///`` lines).
 COMMENT_TYPES = frozenset({"haddock", "xml_doc"})
 # bumped whenever a change here gives a file other spans or names: an index parsed by an older version is
@@ -130,6 +140,11 @@ _LONG_COMMENT_OPEN_RE = re.compile(r"^--\[(=*)\[")
 # Luau's mode directives at a file's top (`--!strict`, `--!native`, `--!optimize 2`): no doc (VHDL's doxygen
 # comments, `--! @brief ...`, are)
 _DIRECTIVE_RE = re.compile(rb"--![a-z]")
+# VB.NET's ``'`` (``'''`` XML doc lines) and ``REM``, read only in a comment block that opens so
+_VB_COMMENT_START_RE = re.compile(r"^(?:'+|[Rr][Ee][Mm]\b)[ \t]?")
+# Pascal's ``{ ... }`` (not Haskell's ``{- -}``, not a ``{$IFDEF}`` directive)
+_BRACE_OPEN_RE = re.compile(r"^\{(?![-$])[ \t]?")
+_BRACE_CLOSE_RE = re.compile(r"[ \t]*\}$")
 # a MATLAB code analyzer pragma after a function's line (``%#ok<INUSD>``, ``%#codegen``), not its help text
 _PRAGMA_RE = re.compile(r"^#(?:ok(?:<[^>]*>)?|codegen)$")
 _STRING_PREFIX_RE = re.compile(r"^[rRbBuUfF]{0,2}('''|\"\"\"|'|\")")
@@ -861,7 +876,10 @@ def _find_body(
 
 
 def _find_head(d: _Def, types: frozenset[str], def_nodes: frozenset[tuple[int, int]]) -> tuple[Node, Node] | None:
-    """(owner, head): the first node near the definition that is a child of one of ``types`` holding its name."""
+    """(owner, head): the first node near the definition that is a child of one of ``types`` holding its name, or
+    the definition's node itself when it is of one (Pascal's ``declProc`` in a class, its header in a body)."""
+    if d.node.type in types:
+        return d.node, d.node
     for node in _near(d, def_nodes):
         for child in node.named_children:
             if child.type in types and child.start_byte <= d.name_node.start_byte < child.end_byte:
@@ -884,15 +902,16 @@ def _set_signature(
     data = lines.data
     d.header_end = d.header_line
     found = _find_body(d, body_types, def_nodes)
-    whole = _find_head(d, signature_types, def_nodes) if found is None and signature_types else None
-    if whole is not None:  # a node that is the whole head (Julia's `signature`, over its lines)
+    whole = _find_head(d, signature_types, def_nodes) if signature_types else None
+    if whole is not None:  # a node that is the whole head (Julia's `signature`, Ada's specification), over its lines
         owner, node = whole
         start = owner.start_byte if owner.start_byte <= d.name_node.start_byte else d.node.start_byte
+        start = _past_inner_attributes(owner if start == owner.start_byte else d.node, start)
         sig = data[start : node.end_byte].decode("utf-8", errors="replace")
         end_line = lines.end_line_of(node.start_byte, node.end_byte)
         d.header_end = max(d.header_line, min(end_line, d.header_line + MAX_HEADER_LINES, d.end_line))
     elif found is None:  # no body: the first line of the declaration, past its annotations
-        start = d.node.start_byte
+        start = _past_inner_attributes(d.node, d.node.start_byte)
         end = min(lines.start_of(lines.line_of(d.name_node.start_byte) + 1), d.node.end_byte)
         head = _past_annotations(data[start:end].decode("utf-8", errors="replace"))
         sig = _EOL_STR_RE.split(head, maxsplit=1)[0]
@@ -919,6 +938,16 @@ def _set_signature(
     d.signature = sig[:SIGNATURE_CHARS]
 
 
+def _past_inner_attributes(node: Node, start: int) -> int:
+    """Where a head starts past the attributes its node starts with (VB.NET's ``<HttpGet>`` lines, Delphi's
+    ``[Test]``)."""
+    for child in node.named_children:
+        if child.type not in INNER_ATTRIBUTE_TYPES:
+            break
+        start = max(start, child.end_byte)
+    return start
+
+
 def _doc(d: _Def, data: bytes, lines: _Lines, doc_after: str = "") -> str:
     if d.doc_node is not None:
         doc = _clean_doc(_text(data, d.doc_node))
@@ -927,11 +956,11 @@ def _doc(d: _Def, data: bytes, lines: _Lines, doc_after: str = "") -> str:
     above = _leading_comments(d, lines)
     if doc_after and above and _follows_an_item(above[0], data, lines, doc_after):
         above = above[1:]  # `val a : t` then `(** a's doc *)` then `val b`: the comment is a's, not b's
-    doc = _clean_doc("\n".join(_text(data, c) for c in above))
+    doc = _clean_doc("\n".join(_text(data, c) for c in above), comment=True)
     if not doc and doc_after:
         below = _trailing_doc(d, data, lines, doc_after)
         if below is not None:
-            doc = _clean_doc(_text(data, below))
+            doc = _clean_doc(_text(data, below), comment=True)
     return doc
 
 
@@ -973,14 +1002,14 @@ def _follows_an_item(comment: Node, data: bytes, lines: _Lines, marker: str) -> 
 def _leading_comments(d: _Def, lines: _Lines) -> list[Node]:
     """Comment nodes directly above a definition, with no blank line between; nearest last."""
     node = d.node
-    prev = node.prev_named_sibling
+    prev = _above(node)
     while prev is not None and prev.type in ATTRIBUTE_TYPES:
-        node, prev = prev, prev.prev_named_sibling
+        node, prev = prev, _above(prev)
     for _ in range(2):  # a definition first in a block: look above the block (Ruby `class` bodies)
         if prev is not None or node.parent is None or node.parent.parent is None:
             break
         node = node.parent
-        prev = node.prev_named_sibling
+        prev = _above(node)
     last = prev  # the comment the node above ends with: Haskell's imports, Scala's indented body
     while last is not None and last.named_child_count and not _is_comment(last):
         if not _ends(last, last.named_children[-1], lines):
@@ -995,22 +1024,36 @@ def _leading_comments(d: _Def, lines: _Lines) -> list[Node]:
         if end_line < top_line - 1:
             break
         before = prev.prev_sibling
+        while before is not None and before.type in LINE_END_TYPES:
+            before = before.prev_sibling
         start_line = lines.line_of(prev.start_byte)
         if before is not None and lines.end_line_of(before.start_byte, before.end_byte) == start_line:
             break  # a trailing comment of the code before it
         found.append(prev)
         top_line = start_line
-        prev = prev.prev_named_sibling
+        prev = _above(prev)
     found.reverse()
     return found
+
+
+def _above(node: Node) -> Node | None:
+    """The named sibling before ``node``, past nodes that are only line ends."""
+    prev = node.prev_named_sibling
+    while prev is not None and prev.type in LINE_END_TYPES:
+        prev = prev.prev_named_sibling
+    return prev
 
 
 def _leading_file_comment(root: Node, data: bytes, lines: _Lines, def_starts: set[int]) -> str:
     """The comment block at the top of a file, unless it is the doc comment of a definition below it."""
     comments: list[Node] = []
     child = root.named_children[0] if root.named_child_count else None
-    while child is not None and _is_comment(child):
-        if not data.startswith(b"#!", child.start_byte) and not _DIRECTIVE_RE.match(data, child.start_byte):
+    while child is not None and (_is_comment(child) or child.type in LINE_END_TYPES):
+        if (
+            _is_comment(child)
+            and not data.startswith(b"#!", child.start_byte)
+            and not _DIRECTIVE_RE.match(data, child.start_byte)
+        ):
             comments.append(child)
         child = child.next_named_sibling
     if not comments:
@@ -1018,21 +1061,23 @@ def _leading_file_comment(root: Node, data: bytes, lines: _Lines, def_starts: se
     last = lines.end_line_of(comments[-1].start_byte, comments[-1].end_byte)
     if child is not None and child.start_byte in def_starts and lines.line_of(child.start_byte) <= last + 1:
         return ""
-    return _clean_doc("\n".join(_text(data, c) for c in comments))
+    return _clean_doc("\n".join(_text(data, c) for c in comments), comment=True)
 
 
-def _clean_doc(raw: str) -> str:
-    """A docstring or comment block as plain text: quotes and comment markers removed."""
+def _clean_doc(raw: str, comment: bool = False) -> str:
+    """A docstring or a block of comment nodes (``comment``) as plain text: quotes and comment markers removed."""
     raw = raw.strip()
     if not raw:
         return ""
-    m = _STRING_PREFIX_RE.match(raw)
+    m = None if comment else _STRING_PREFIX_RE.match(raw)  # a VB.NET comment `' ...` may end in a quote
     if m and raw.endswith(m[1]) and len(raw) >= m.end() + len(m[1]):
         raw = inspect.cleandoc(raw[m.end() : len(raw) - len(m[1])])
     elif (long := _LONG_COMMENT_RE.match(raw)) and f"]{long[1]}]" not in long[2]:
         raw = inspect.cleandoc(long[2])
     else:
         ml = raw.startswith("(*")
+        vb = comment and _VB_COMMENT_START_RE.match(raw) is not None
+        brace = comment and _BRACE_OPEN_RE.match(raw) is not None
         out = []
         closer = ""  # the end of the Lua long comment a line is in
         for line in _EOL_STR_RE.split(raw):
@@ -1045,7 +1090,11 @@ def _clean_doc(raw: str) -> str:
                 out.append(s)
                 continue
             s = (_ML_COMMENT_END_RE if ml else _COMMENT_END_RE).sub("", s)
+            if brace:
+                s = _BRACE_CLOSE_RE.sub("", _BRACE_OPEN_RE.sub("", s, count=1))
             start = _ML_COMMENT_START_RE if ml and s.startswith("(*") else _COMMENT_START_RE
+            if vb and _VB_COMMENT_START_RE.match(s):
+                start = _VB_COMMENT_START_RE
             out.append(start.sub("", s, count=1).rstrip())
         out = [line for line in out if not _PRAGMA_RE.match(line)]
         while out and not out[0]:

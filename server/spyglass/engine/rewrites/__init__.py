@@ -13,7 +13,9 @@ from .c import blank_macros
 from .components import rewrite_astro, rewrite_component
 from .haskell import rewrite_haskell
 from .kotlin import rewrite_kotlin
+from .pascal import blank_else_branches
 from .typescript import rewrite_typescript
+from .vb import rewrite_vb
 
 REWRITES: dict[str, Callable[[bytes], bytes]] = {
     "astro": rewrite_astro,
@@ -23,8 +25,10 @@ REWRITES: dict[str, Callable[[bytes], bytes]] = {
     "haskell": rewrite_haskell,
     "kotlin": rewrite_kotlin,
     "objective-c": blank_macros,
+    "pascal": blank_else_branches,
     "svelte": rewrite_component,
     "typescript": rewrite_typescript,
+    "vb": rewrite_vb,
     "vue": rewrite_component,
 }
 
