@@ -242,6 +242,14 @@ SAMPLES = {
         b"module m\n  use iso_fortran_env, only: dp => real64\n  use fpm_strings\n  implicit none\nend module m\n",
         2,
     ),
+    "systemverilog": (
+        b'`include "uvm_macros.svh"\nimport uvm_pkg::*;\nmodule m import ibex_pkg::*; (input a);\n'
+        b"  import util_pkg::clog2;\nendmodule\n",
+        4,
+    ),
+    "vhdl": (b"library ieee;\nuse ieee.std_logic_1164.all;\nuse work.fifo_pkg.all;\nentity e is\nend entity;\n", 3),
+    "glsl": (b'#version 450\n#extension GL_GOOGLE_include_directive : require\n#include "common.glsl"\n', 1),
+    "hlsl": (b'#include "ColorSpace.hlsli"\nfloat4 main() : SV_Target { return 0; }\n', 1),
 }
 
 

@@ -32,6 +32,11 @@ DECLARATIONS = [
     ("ocaml-interface", "val post : t -> amount:float -> memo:string -> float\n"),
     ("ocaml", "  val find : string -> entry option\n"),  # a module type's
     ("fsharp", "    abstract Handle : Route -> string\n"),
+    ("systemverilog", "  extern function void send(byte value);\n"),
+    ("systemverilog", "  pure virtual task run(uvm_phase phase);\n"),
+    ("verilog", 'import "DPI-C" function int uart_model_byte(input int value);\n'),
+    ("vhdl", "  function clog2(n : positive) return natural;\n"),
+    ("vhdl", "  procedure clear(\n    signal flag : out std_logic  -- the flag\n  );\n"),
 ]
 
 DEFINITIONS = [
@@ -53,6 +58,9 @@ DEFINITIONS = [
     ("solidity", "    function deposit() external payable {\n        balances[msg.sender] += msg.value;\n    }\n"),
     ("ocaml", "let total entries = List.fold_left ( +. ) 0. entries\n"),
     ("fsharp", "    member this.Add(route : Route) = routes.Add route\n"),
+    ("systemverilog", "  function void send(byte value);\n    vif.tx = value[0];\n  endfunction\n"),
+    ("vhdl", "  procedure clear(signal flag : out std_logic) is\n  begin\n    flag <= '0';\n  end procedure;\n"),
+    ("vhdl", "    flag <= '0';\n  END;\n"),  # a later part of a long procedure
 ]
 
 

@@ -86,6 +86,11 @@ IMPORTS: dict[str, ImportSyntax] = {
     "groovy": ImportSyntax(frozenset({"import_declaration"})),
     "solidity": ImportSyntax(frozenset({"import_directive"})),
     "fortran": ImportSyntax(frozenset({"use_statement"})),
+    # SystemVerilog's and Verilog's (one grammar): `import pkg::*;` (also in a module's head), `` `include "x.svh" ``
+    "systemverilog": ImportSyntax(frozenset({"package_import_declaration", "include_compiler_directive"})),
+    "vhdl": ImportSyntax(frozenset({"library_clause", "use_clause"})),
+    "glsl": ImportSyntax(frozenset({"preproc_include"})),  # GL_GOOGLE_include_directive's #include
+    "hlsl": ImportSyntax(frozenset({"preproc_include"})),
     "dart": ImportSyntax(frozenset({"import_or_export"})),
     "lua": ImportSyntax(frozenset(), "function_call", "name", frozenset({"require"}), depth=4),
     "zig": ImportSyntax(frozenset(), "builtin_function", "", frozenset({"@import"})),

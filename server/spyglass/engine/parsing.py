@@ -856,6 +856,21 @@ def _find_head(d: _Def, types: frozenset[str], def_nodes: frozenset[tuple[int, i
     return None
 
 
+def _without_comments(data: bytes, start: int, head: Node) -> bytes:
+    """The bytes from ``start`` through ``head`` less the comments in it: a Verilog module's ports are commented
+    one by one (``input logic clk_i, // the clock``)."""
+    out, pos, stack = [], start, [head]
+    while stack:
+        node = stack.pop()
+        if _is_comment(node):
+            out.append(data[pos : node.start_byte])
+            pos = node.end_byte
+        else:
+            stack.extend(reversed(node.named_children))
+    out.append(data[pos : head.end_byte])
+    return b" ".join(out)
+
+
 _INLINE_BODY_RE = re.compile(r",\s*do:\s")  # a body written inline after the head, as a keyword
 
 
@@ -875,7 +890,7 @@ def _set_signature(
     if whole is not None:  # a node that is the whole head (Julia's `signature`, over its lines)
         owner, node = whole
         start = owner.start_byte if owner.start_byte <= d.name_node.start_byte else d.node.start_byte
-        sig = data[start : node.end_byte].decode("utf-8", errors="replace")
+        sig = _without_comments(data, start, node).decode("utf-8", errors="replace")
         end_line = lines.end_line_of(node.start_byte, node.end_byte)
         d.header_end = max(d.header_line, min(end_line, d.header_line + MAX_HEADER_LINES, d.end_line))
     elif found is None:  # no body: the first line of the declaration, past its annotations
