@@ -1881,6 +1881,13 @@ def test_the_docs_and_signatures_of_hardware_and_shader_languages() -> None:
     assert find("uart_tx.sv", "uart_pkg.parity_of").doc == "Even parity of one byte."
     assert find("uart_tx.sv", "uart_driver.send", "function").doc == "Drives one byte on the interface."
     assert find("counter.v", "counter", "class").doc == "Counts up while `en` is high; wraps at 2**WIDTH."
+    crc = (  # a function's head over its lines: through its ports (GrammarSpec.head_end_types)
+        b"package crc_pkg;\n  function automatic logic [7:0]\n      crc8(input logic [7:0] crc,  // running\n"
+        b"           input logic [7:0] data);\n    return crc ^ data;\n  endfunction\nendpackage\n"
+    )
+    assert find_in(parse_spans("crc_pkg.sv", crc), "crc_pkg.crc8").signature == (
+        "function automatic logic [7:0] crc8(input logic [7:0] crc, input logic [7:0] data)"
+    )
     assert find("fifo.vhd", "fifo_pkg.clog2").doc == "The number of bits needed to count to `n`."  # --
     assert find("fifo.vhd", "fifo_pkg.clog2").signature == "function clog2(n : positive) return natural"
     assert find("fifo.vhd", "fifo", "class").doc == "A first-in first-out queue of DEPTH words."

@@ -56,6 +56,9 @@ class GrammarSpec:
     # Child node types that are a definition's whole head where the grammar has neither a ``body`` field nor a
     # body node (Julia's ``signature``): the signature is the text through it, over its lines
     signature_types: frozenset[str] = frozenset()
+    # Child node types, beside a definition's name, that end its head where the grammar has no node for the head
+    # (SystemVerilog's ``tf_port_list``: a function's ports, over their lines): the signature is the text through it
+    head_end_types: frozenset[str] = frozenset()
 
 
 # Single-file components: TypeScript's grammar reads their scripts, the rest of the file is blanked for it
@@ -77,6 +80,7 @@ _VERILOG = GrammarSpec(
             "program_nonansi_header",
         }
     ),
+    head_end_types=frozenset({"tf_port_list", "class_constructor_arg_list"}),
 )
 
 GRAMMARS: dict[str, GrammarSpec] = {
@@ -171,7 +175,8 @@ GRAMMARS: dict[str, GrammarSpec] = {
     "luau": GrammarSpec("tree_sitter_luau", "language", "luau"),
     "starlark": GrammarSpec("tree_sitter_starlark", "language", "starlark"),
     # Verilog is read by the SystemVerilog grammar, whose language holds it. A module's, an interface's and a
-    # program's head (name, parameters, ports) is a node of its own, over its lines
+    # program's head (name, parameters, ports) is a node of its own, over its lines; a function's or a task's runs
+    # through its ports
     "verilog": _VERILOG,
     "systemverilog": _VERILOG,
     # a function's or a procedure's head (name, parameters, return type) is a node of its own, over its lines
