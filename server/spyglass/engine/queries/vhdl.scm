@@ -3,7 +3,8 @@
 ; functions and procedures it declares are its methods; a package and a package body are modules, so what they
 ; declare is qualified by the package (`util.max`). A function and a procedure are functions, with or without a
 ; body (a package declares them, its body defines them); a component declaration (an entity's ports, declared to
-; instantiate it) is an interface. A record type is a struct, an enumeration type an enum. Processes, blocks,
+; instantiate it) is an interface. A protected type and its body are classes (VHDL-2008's objects: OSVVM's
+; `ScoreboardPType.Push`), a record type is a struct, an enumeration type an enum. Processes, blocks,
 ; generate statements, signals, constants and instances are not definitions (a process's label is optional and
 ; local; an instance is a use).
 
@@ -18,5 +19,6 @@
 (subprogram_declaration [(function_specification function: (_) @name)
                          (procedure_specification procedure: (_) @name)]) @definition.function
 
+(type_declaration type: (_) @name [(protected_type_declaration) (protected_type_body)]) @definition.class
 (type_declaration type: (_) @name (record_type_definition)) @definition.struct
 (type_declaration type: (_) @name (enumeration_type_definition)) @definition.enum
