@@ -567,7 +567,7 @@ EXPECTED = [
     ("uart_tx.sv", "class", "uart_driver", 42, 49),
     ("uart_tx.sv", "method", "uart_driver.send", 44, 44),  # extern: a prototype
     ("uart_tx.sv", "method", "uart_driver.new", 46, 48),
-    ("uart_tx.sv", "function", "uart_driver.send", 52, 54),  # its body, outside the class
+    ("uart_tx.sv", "method", "uart_driver.send", 52, 54),  # its body, outside the class
     # verilog (Verilog-2001, read by the SystemVerilog grammar): ANSI and non-ANSI modules, a function
     ("counter.v", "class", "counter", 6, 20),
     ("counter.v", "class", "clock_divider", 22, 38),
@@ -1879,7 +1879,8 @@ def test_the_docs_and_signatures_of_hardware_and_shader_languages() -> None:
         "(input logic clk_i, input logic [7:0] data_i, output logic tx_o)"
     )
     assert find("uart_tx.sv", "uart_pkg.parity_of").doc == "Even parity of one byte."
-    assert find("uart_tx.sv", "uart_driver.send", "function").doc == "Drives one byte on the interface."
+    sends = [(s.start_line, s.doc) for s in parsed("uart_tx.sv").spans if s.qualname == "uart_driver.send"]
+    assert sends == [(44, ""), (52, "Drives one byte on the interface.")]  # the prototype, the body outside
     assert find("counter.v", "counter", "class").doc == "Counts up while `en` is high; wraps at 2**WIDTH."
     crc = (  # a function's head over its lines: through its ports (GrammarSpec.head_end_types)
         b"package crc_pkg;\n  function automatic logic [7:0]\n      crc8(input logic [7:0] crc,  // running\n"
