@@ -594,7 +594,7 @@ EXPECTED = [
     ("tonemap.hlsl", "struct", "VSOutput", 15, 19),
     ("tonemap.hlsl", "module", "ToneMap", 21, 28),
     ("tonemap.hlsl", "function", "ToneMap.Reinhard", 24, 27),
-    ("tonemap.hlsl", "function", "ToneMapCS", 31, 36),  # under two attributes (the first in the module span)
+    ("tonemap.hlsl", "function", "ToneMapCS", 30, 36),  # from the first of its two attributes
     ("tonemap.hlsl", "function", "ToneMapPS", 38, 42),
     # single-file components: the definitions of their scripts
     ("TodoList.vue", "module", "TodoList", 1, 45),
@@ -1898,6 +1898,11 @@ def test_the_docs_and_signatures_of_hardware_and_shader_languages() -> None:
     assert find("tonemap.hlsl", "ToneMapConstants").signature == "cbuffer ToneMapConstants : register(b0)"
     assert find("tonemap.hlsl", "ToneMap.Reinhard").doc == "Reinhard's operator, extended to map `white` to 1."
     assert find("tonemap.hlsl", "ToneMapPS").signature == "float4 ToneMapPS(VSOutput input) : SV_Target"
+    assert find("tonemap.hlsl", "ToneMapCS").doc == "Maps the HDR input to the LDR output, one thread per pixel."
+    assert find("tonemap.hlsl", "ToneMapCS").signature == (
+        '[RootSignature("DescriptorTable(SRV(t0), UAV(u0)), CBV(b0)")] [numthreads(8, 8, 1)] '
+        "void ToneMapCS(uint3 id : SV_DispatchThreadID)"
+    )
 
 
 def test_a_shader_named_by_its_stage_is_glsl_or_hlsl_by_its_text() -> None:
@@ -1921,7 +1926,7 @@ def test_hlsl_buffers_with_registers_and_stacked_attributes_parse_cleanly() -> N
     assert [(s.kind, s.qualname, s.start_line, s.end_line) for s in r.spans if s.kind != "module"] == [
         ("struct", "A", 1, 1),
         ("struct", "B", 2, 5),
-        ("function", "CS", 7, 8),
+        ("function", "CS", 6, 8),
     ]
     assert len(rewritten("hlsl", source)) == len(source)
     assert rewritten("hlsl", source).count(b"\n") == source.count(b"\n")

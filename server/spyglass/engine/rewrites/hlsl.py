@@ -6,8 +6,8 @@
   there.
 * Attributes on lines of their own, one above another (``[RootSignature(Sig)]`` then ``[numthreads(8, 8, 1)]``
   above a compute shader): the grammar reads one attribute before a function, and the ones above it are an error.
-  Every such line but the last is blanked; the function's span starts at the last, and the others stay in the
-  file's own span.
+  Every such line but the first is blanked: the function's span starts at the first, with the comment above it
+  as its doc, and its signature, read from the file as written, holds them all.
 """
 
 from __future__ import annotations
@@ -19,12 +19,15 @@ from .blanking import blank_group
 BUFFER_REGISTER_RE = re.compile(
     rb"(?m)^[ \t]*[ct]buffer[ \t]+\w+[ \t]*(?P<m>:[ \t]*register[ \t]*\([^()\r\n]*\))(?=[ \t]*(?://[^\r\n]*)?(?:\r?\n|\r|\{|$))"
 )
-# a line that is only an attribute (brackets, one level of parentheses), directly above another attribute line
-STACKED_ATTRIBUTE_RE = re.compile(rb"(?m)^[ \t]*(?P<m>\[[^\[\]\r\n]*\])[ \t]*(?=(?:\r\n|\r|\n)[ \t]*\[[^\[])")
+# lines that are only an attribute (``[name(...)]``, not C++'s ``[[...]]``), two or more one under another: the
+# ``m`` group is all of them but the first
+STACKED_ATTRIBUTES_RE = re.compile(
+    rb"(?m)^[ \t]*\[[^\[\]\r\n]*\][ \t]*(?P<m>(?:(?:\r\n|\r|\n)[ \t]*\[[^\[\]\r\n]*\][ \t]*(?=\r|\n|$))+)"
+)
 
 
 def rewrite_hlsl(data: bytes) -> bytes:
     if b"buffer" not in data and b"[" not in data:
         return data
     data = BUFFER_REGISTER_RE.sub(blank_group, data)
-    return STACKED_ATTRIBUTE_RE.sub(blank_group, data)
+    return STACKED_ATTRIBUTES_RE.sub(blank_group, data)
