@@ -186,8 +186,9 @@ GRAMMARS: dict[str, GrammarSpec] = {
         "vhdl",
         signature_types=frozenset({"function_specification", "procedure_specification"}),
     ),
-    # GLSL's grammar extends C's and HLSL's C++'s: their queries are added (glsl.scm, hlsl.scm). An HLSL
-    # `cbuffer` with a register is read as a declaration and then its block, which is its body
+    # GLSL's grammar extends C's and HLSL's C++'s: their queries are added (glsl.scm, hlsl.scm). An HLSL `cbuffer`
+    # with a register the rewrite leaves (rewrites/hlsl.py blanks `: register(b0)`) is read as a declaration and
+    # then its block, which is its body
     "glsl": GrammarSpec("tree_sitter_glsl", "language", "glsl", extra_query="c"),
     "hlsl": GrammarSpec(
         "tree_sitter_hlsl", "language", "hlsl", extra_query="cpp", trailing_body=frozenset({"compound_statement"})
