@@ -252,6 +252,14 @@ SAMPLES = {
     "vb": (b"Imports System.Text\nImports IO = System.IO\n\nModule M\n    Sub Main()\n    End Sub\nEnd Module\n", 2),
     "pascal": (b"unit U;\ninterface\nuses\n  SysUtils, Classes;\nimplementation\nuses Math;\nend.\n", 2),
     "ada": (b"with Ada.Text_IO; use Ada.Text_IO;\nwith Interfaces.C;\nprocedure Main is null;\n", 2),
+    "systemverilog": (
+        b'`include "uvm_macros.svh"\nimport uvm_pkg::*;\nmodule m import ibex_pkg::*; (input a);\n'
+        b"  import util_pkg::clog2;\nendmodule\n",
+        4,
+    ),
+    "vhdl": (b"library ieee;\nuse ieee.std_logic_1164.all;\nuse work.fifo_pkg.all;\nentity e is\nend entity;\n", 3),
+    "glsl": (b'#version 450\n#extension GL_GOOGLE_include_directive : require\n#include "common.glsl"\n', 1),
+    "hlsl": (b'#include "ColorSpace.hlsli"\nfloat4 main() : SV_Target { return 0; }\n', 1),
 }
 
 

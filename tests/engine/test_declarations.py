@@ -41,6 +41,11 @@ DECLARATIONS = [
     ("ada", "   procedure Push (Q : in out Queue; J : Job);\n   --  Add J behind the jobs of its priority.\n"),
     ("ada", "   function Pop\n     (Q : in out Queue;\n      Level : Priority := High) return Job;\n"),
     ("ada", "   function Area (S : Shape) return Float is abstract;\n"),
+    ("systemverilog", "  extern function void send(byte value);\n"),
+    ("systemverilog", "  pure virtual task run(uvm_phase phase);\n"),
+    ("verilog", 'import "DPI-C" function int uart_model_byte(input int value);\n'),
+    ("vhdl", "  function clog2(n : positive) return natural;\n"),
+    ("vhdl", "  procedure clear(\n    signal flag : out std_logic  -- the flag\n  );\n"),
 ]
 
 DEFINITIONS = [
@@ -71,6 +76,9 @@ DEFINITIONS = [
     ("ada", "   function Length (Q : Queue) return Natural is (Natural (Q.Jobs.Length));\n"),
     ("ada", "   procedure Push (Q : in out Queue; J : Job) is\n   begin\n      Q.Jobs.Append (J);\n   end Push;\n"),
     ("ada", "   function Pop (Q : in out Queue) return Job\n      Q.Jobs.Delete (1);\n      return R;\n"),  # a part
+    ("systemverilog", "  function void send(byte value);\n    vif.tx = value[0];\n  endfunction\n"),
+    ("vhdl", "  procedure clear(signal flag : out std_logic) is\n  begin\n    flag <= '0';\n  end procedure;\n"),
+    ("vhdl", "    flag <= '0';\n  END;\n"),  # a later part of a long procedure
 ]
 
 

@@ -131,6 +131,17 @@ def editor_lines(data: bytes) -> list[bytes]:
         ("WORKSPACE", "bazel"),
         ("MODULE.bazel", "bazel"),
         ("Tiltfile.star", "starlark"),
+        ("uart_tx.sv", "systemverilog"),
+        ("uvm_macros.svh", "systemverilog"),
+        ("counter.v", "verilog"),
+        ("defines.vh", "verilog"),
+        ("fifo.vhd", "vhdl"),
+        ("fifo.VHDL", "vhdl"),
+        ("lighting.vert", "glsl"),
+        ("noise.comp", "glsl"),
+        ("common.glsl", "glsl"),
+        ("tonemap.hlsl", "hlsl"),
+        ("ColorSpace.hlsli", "hlsl"),
         ("x.unknownext", None),
         ("noext", None),
         ("weird.", None),
@@ -688,6 +699,48 @@ EXPECTED = [
     ("BUILD.bazel", "section", "server_bundle", 6, 10),
     ("BUILD.bazel", "section", "server", 12, 16),
     ("BUILD.bazel", "section", "handlers", 18, 22),
+    # systemverilog: packages are modules; modules (design units) are classes, interfaces interfaces; typedefs,
+    # functions, tasks, a DPI import, a class with an extern prototype, its constructor and the body defined outside
+    ("uart_tx.sv", "module", "uart_pkg", 3, 15),
+    ("uart_tx.sv", "enum", "uart_pkg.state_e", 4, 4),
+    ("uart_tx.sv", "struct", "uart_pkg.frame_t", 6, 9),
+    ("uart_tx.sv", "function", "uart_pkg.parity_of", 12, 14),
+    ("uart_tx.sv", "class", "uart_tx", 20, 33),
+    ("uart_tx.sv", "method", "uart_tx.load", 30, 32),
+    ("uart_tx.sv", "interface", "uart_if", 35, 38),
+    ("uart_tx.sv", "function", "uart_model_byte", 40, 40),
+    ("uart_tx.sv", "class", "uart_driver", 42, 49),
+    ("uart_tx.sv", "method", "uart_driver.send", 44, 44),  # extern: a prototype
+    ("uart_tx.sv", "method", "uart_driver.new", 46, 48),
+    ("uart_tx.sv", "method", "uart_driver.send", 52, 54),  # its body, outside the class
+    # verilog (Verilog-2001, read by the SystemVerilog grammar): ANSI and non-ANSI modules, a function
+    ("counter.v", "class", "counter", 6, 20),
+    ("counter.v", "class", "clock_divider", 22, 38),
+    ("counter.v", "method", "clock_divider.all_ones", 29, 34),
+    # vhdl: a package and its body (modules), an entity, its architecture qualified by it, a component, subprograms
+    ("fifo.vhd", "module", "fifo_pkg", 6, 16),
+    ("fifo.vhd", "enum", "fifo_pkg.status_t", 7, 7),
+    ("fifo.vhd", "struct", "fifo_pkg.counters_t", 9, 12),
+    ("fifo.vhd", "function", "fifo_pkg.clog2", 15, 15),  # declared
+    ("fifo.vhd", "module", "fifo_pkg", 18, 27),
+    ("fifo.vhd", "function", "fifo_pkg.clog2", 19, 26),  # defined
+    ("fifo.vhd", "class", "fifo", 34, 41),
+    ("fifo.vhd", "class", "fifo.rtl", 43, 57),
+    ("fifo.vhd", "interface", "fifo.rtl.ram", 44, 46),
+    ("fifo.vhd", "method", "fifo.rtl.clear", 51, 54),
+    # glsl: C's definitions, and an interface block named by its block name
+    ("lighting.frag", "struct", "PointLight", 5, 9),
+    ("lighting.frag", "struct", "SceneLights", 11, 14),
+    ("lighting.frag", "function", "SATURATE", 20, 20),
+    ("lighting.frag", "function", "diffuse", 25, 30),
+    ("lighting.frag", "function", "main", 32, 39),
+    # hlsl: C++'s definitions, and a cbuffer bound to a register
+    ("tonemap.hlsl", "struct", "ToneMapConstants", 5, 9),
+    ("tonemap.hlsl", "struct", "VSOutput", 15, 19),
+    ("tonemap.hlsl", "module", "ToneMap", 21, 28),
+    ("tonemap.hlsl", "function", "ToneMap.Reinhard", 24, 27),
+    ("tonemap.hlsl", "function", "ToneMapCS", 30, 36),  # from the first of its two attributes
+    ("tonemap.hlsl", "function", "ToneMapPS", 38, 42),
     # single-file components: the definitions of their scripts
     ("TodoList.vue", "module", "TodoList", 1, 45),
     ("TodoList.vue", "function", "visibleTodos", 10, 13),  # computed(() => {...}) at the top level
@@ -2069,6 +2122,66 @@ def test_vb_stacked_attribute_lines_are_one_block() -> None:
     # a namespace named from the root is the namespace it names
     rooted = parse_spans("a.vb", b"Namespace Global.Shop.Core\n    Class A\n    End Class\nEnd Namespace\n")
     assert [s.qualname for s in rooted.spans] == ["a", "Shop.Core", "Shop.Core.A"]
+
+
+def test_the_docs_and_signatures_of_hardware_and_shader_languages() -> None:
+    assert find("uart_tx.sv", "uart_tx", "class").doc == "Shifts a byte out on `tx`, least significant bit first."
+    assert find("uart_tx.sv", "uart_tx", "class").signature == (  # the whole head, less the comment in it
+        "module uart_tx import uart_pkg::*; #(parameter int ClkPerBit = 16) "
+        "(input logic clk_i, input logic [7:0] data_i, output logic tx_o)"
+    )
+    assert find("uart_tx.sv", "uart_pkg.parity_of").doc == "Even parity of one byte."
+    sends = [(s.start_line, s.doc) for s in parsed("uart_tx.sv").spans if s.qualname == "uart_driver.send"]
+    assert sends == [(44, ""), (52, "Drives one byte on the interface.")]  # the prototype, the body outside
+    assert find("counter.v", "counter", "class").doc == "Counts up while `en` is high; wraps at 2**WIDTH."
+    crc = (  # a function's head over its lines: through its ports (GrammarSpec.head_end_types)
+        b"package crc_pkg;\n  function automatic logic [7:0]\n      crc8(input logic [7:0] crc,  // running\n"
+        b"           input logic [7:0] data);\n    return crc ^ data;\n  endfunction\nendpackage\n"
+    )
+    assert find_in(parse_spans("crc_pkg.sv", crc), "crc_pkg.crc8").signature == (
+        "function automatic logic [7:0] crc8(input logic [7:0] crc, input logic [7:0] data)"
+    )
+    assert find("fifo.vhd", "fifo_pkg.clog2").doc == "The number of bits needed to count to `n`."  # --
+    assert find("fifo.vhd", "fifo_pkg.clog2").signature == "function clog2(n : positive) return natural"
+    assert find("fifo.vhd", "fifo", "class").doc == "A first-in first-out queue of DEPTH words."
+    assert find("fifo.vhd", "fifo.rtl.clear").doc == "Clears a status flag."
+    assert find("lighting.frag", "diffuse").doc == "Lambertian diffuse term of one light, fading to zero at its radius."
+    assert find("tonemap.hlsl", "ToneMapConstants").doc == "Exposure settings, set once per frame."
+    assert find("tonemap.hlsl", "ToneMapConstants").signature == "cbuffer ToneMapConstants : register(b0)"
+    assert find("tonemap.hlsl", "ToneMap.Reinhard").doc == "Reinhard's operator, extended to map `white` to 1."
+    assert find("tonemap.hlsl", "ToneMapPS").signature == "float4 ToneMapPS(VSOutput input) : SV_Target"
+    assert find("tonemap.hlsl", "ToneMapCS").doc == "Maps the HDR input to the LDR output, one thread per pixel."
+    assert find("tonemap.hlsl", "ToneMapCS").signature == (
+        '[RootSignature("DescriptorTable(SRV(t0), UAV(u0)), CBV(b0)")] [numthreads(8, 8, 1)] '
+        "void ToneMapCS(uint3 id : SV_DispatchThreadID)"
+    )
+
+
+def test_a_shader_named_by_its_stage_is_glsl_or_hlsl_by_its_text() -> None:
+    glsl = b"#version 450\nlayout (location = 0) out vec4 outColor;\nvoid main() { outColor = vec4(1.0); }\n"
+    hlsl = b"float4 main(float2 uv : TEXCOORD0) : SV_TARGET\n{\n    return float4(uv, 0, 1);\n}\n"
+    vulkan = b"struct VSInput\n{\n[[vk::location(0)]] float3 Pos : POSITION0;\n};\n"
+    assert language_for("shaders/glsl/blur.frag", glsl) == "glsl"
+    assert language_for("shaders/hlsl/blur.frag", hlsl) == "hlsl"
+    assert language_for("shaders/hlsl/base.vert", vulkan) == "hlsl"
+    assert language_for("shaders/hlsl/cull.comp", b"cbuffer Params : register(b0) { uint n; };\n") == "hlsl"
+
+
+def test_hlsl_buffers_with_registers_and_stacked_attributes_parse_cleanly() -> None:
+    source = (
+        b"cbuffer A : register(b0) { float a; };\n"
+        b"tbuffer B : register(t1, space2)\n{\n    float b;\n};\n"
+        b"[RootSignature(Sig)]\n[numthreads(8, 8, 1)]\nvoid CS(uint3 id : SV_DispatchThreadID) {}\n"
+    )
+    r = parse_spans("x.hlsl", source)
+    assert not r.had_errors
+    assert [(s.kind, s.qualname, s.start_line, s.end_line) for s in r.spans if s.kind != "module"] == [
+        ("struct", "A", 1, 1),
+        ("struct", "B", 2, 5),
+        ("function", "CS", 6, 8),
+    ]
+    assert len(rewritten("hlsl", source)) == len(source)
+    assert rewritten("hlsl", source).count(b"\n") == source.count(b"\n")
 
 
 def docs_of(path: str, source: bytes) -> dict[str, str]:

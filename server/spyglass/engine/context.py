@@ -89,6 +89,11 @@ IMPORTS: dict[str, ImportSyntax] = {
     "vb": ImportSyntax(frozenset({"imports_statement"})),
     "pascal": ImportSyntax(frozenset({"declUses"})),  # a `uses` clause, over its lines
     "ada": ImportSyntax(frozenset({"with_clause"})),
+    # SystemVerilog's and Verilog's (one grammar): `import pkg::*;` (also in a module's head), `` `include "x.svh" ``
+    "systemverilog": ImportSyntax(frozenset({"package_import_declaration", "include_compiler_directive"})),
+    "vhdl": ImportSyntax(frozenset({"library_clause", "use_clause"})),
+    "glsl": ImportSyntax(frozenset({"preproc_include"})),  # GL_GOOGLE_include_directive's #include
+    "hlsl": ImportSyntax(frozenset({"preproc_include"})),
     "dart": ImportSyntax(frozenset({"import_or_export"})),
     "lua": ImportSyntax(frozenset(), "function_call", "name", frozenset({"require"}), depth=4),
     "luau": ImportSyntax(frozenset(), "function_call", "name", frozenset({"require"}), depth=4),

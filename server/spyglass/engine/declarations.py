@@ -6,7 +6,8 @@ Such a span says *what* is done; the code that *does* it is elsewhere, and a sea
 happens wants that code (search/ranking.py scales declarations by ``Priors.declarations``). Read from the
 span's text, so an index needs no new column: Python by its syntax tree (a body of only a docstring,
 ``pass``, ``...`` or ``raise NotImplementedError``); languages whose bodies are braced by a text that is a
-signature ended by ``;``; Elixir by ``@callback``, OCaml by ``val``, F# by ``abstract``. Where the text is
+signature ended by ``;``; Elixir by ``@callback``, OCaml by ``val``, F# by ``abstract``, SystemVerilog by
+``extern``, ``pure`` or ``import``, VHDL by a ``;`` without ``is``. Where the text is
 ambiguous (an arrow function, a type with braces, Kotlin's or Swift's signature without ``;``) the answer is
 False: a declaration missed costs nothing that was there before.
 """
@@ -46,7 +47,13 @@ DECLARING_WORDS = {
     "ocaml-interface": ("val ",),
     "fsharp": ("abstract ",),
     "gdscript": ("@abstract",),  # Godot 4.5's abstract method, which has no body
+    # SystemVerilog's prototypes (Verilog's too, one grammar): a class's ``extern`` and ``pure virtual`` methods,
+    # a C function's DPI import
+    "systemverilog": ("extern ", "pure ", "import "),
 }
+# VHDL's subprogram declaration (a package's ``function clog2(n : positive) return natural;``) has none of the
+# words of a body (``is``, ``begin``, ``end``: reserved, never a name)
+VHDL_BODY_RE = re.compile(r"\b(?:is|begin|end)\b", re.IGNORECASE)
 # languages where ``=>`` is also a function's type, never a body without an ``=`` before it (C# and Dart
 # write ``int Area() => w * h;``)
 TYPED_ARROWS = frozenset({"typescript"})
@@ -66,6 +73,9 @@ def is_declaration(language: str, kind: str, text: str) -> bool:
         return _braced_declaration(text, typed_arrows=language in TYPED_ARROWS)
     if language == "elixir":  # a behaviour's callback: its modules implement it
         return text.lstrip().startswith(("@callback", "@macrocallback"))
+    if language == "vhdl":
+        code = " ".join(line.split("--", 1)[0] for line in text.splitlines())
+        return code.rstrip().endswith(";") and VHDL_BODY_RE.search(code) is None
     if language in DECLARING_WORDS:
         return text.lstrip().startswith(DECLARING_WORDS[language])
     if language == "pascal":

@@ -56,12 +56,32 @@ class GrammarSpec:
     # Child node types that are a definition's whole head where the grammar has neither a ``body`` field nor a
     # body node (Julia's ``signature``): the signature is the text through it, over its lines
     signature_types: frozenset[str] = frozenset()
+    # Child node types, beside a definition's name, that end its head where the grammar has no node for the head
+    # (SystemVerilog's ``tf_port_list``: a function's ports, over their lines): the signature is the text through it
+    head_end_types: frozenset[str] = frozenset()
 
 
 # Single-file components: TypeScript's grammar reads their scripts, the rest of the file is blanked for it
 # (rewrites/components.py); a JavaScript script reads the same.
 COMPONENT_LANGUAGES = frozenset({"vue", "svelte", "astro"})
 _COMPONENT = GrammarSpec("tree_sitter_typescript", "language_typescript", "typescript", extra_query="components")
+
+_VERILOG = GrammarSpec(
+    "tree_sitter_systemverilog",
+    "language",
+    "systemverilog",
+    signature_types=frozenset(
+        {
+            "module_ansi_header",
+            "module_nonansi_header",
+            "interface_ansi_header",
+            "interface_nonansi_header",
+            "program_ansi_header",
+            "program_nonansi_header",
+        }
+    ),
+    head_end_types=frozenset({"tf_port_list", "class_constructor_arg_list"}),
+)
 
 GRAMMARS: dict[str, GrammarSpec] = {
     "python": GrammarSpec("tree_sitter_python", "language", "python", dotted_module=True),
@@ -170,12 +190,25 @@ GRAMMARS: dict[str, GrammarSpec] = {
     # Bazel's BUILD, WORKSPACE and MODULE.bazel files are Starlark, read for their targets; build configuration
     # rather than code (NOT_CODE), as a Makefile is
     "bazel": GrammarSpec("tree_sitter_starlark", "language", "starlark"),
-    # Verilog is read by the SystemVerilog grammar, whose language holds it
-    "verilog": GrammarSpec("tree_sitter_systemverilog", "language", "systemverilog"),
-    "systemverilog": GrammarSpec("tree_sitter_systemverilog", "language", "systemverilog"),
-    "vhdl": GrammarSpec("tree_sitter_vhdl", "language", "vhdl"),
-    "glsl": GrammarSpec("tree_sitter_glsl", "language", "glsl"),
-    "hlsl": GrammarSpec("tree_sitter_hlsl", "language", "hlsl"),
+    # Verilog is read by the SystemVerilog grammar, whose language holds it. A module's, an interface's and a
+    # program's head (name, parameters, ports) is a node of its own, over its lines; a function's or a task's runs
+    # through its ports
+    "verilog": _VERILOG,
+    "systemverilog": _VERILOG,
+    # a function's or a procedure's head (name, parameters, return type) is a node of its own, over its lines
+    "vhdl": GrammarSpec(
+        "tree_sitter_vhdl",
+        "language",
+        "vhdl",
+        signature_types=frozenset({"function_specification", "procedure_specification"}),
+    ),
+    # GLSL's grammar extends C's and HLSL's C++'s: their queries are added (glsl.scm, hlsl.scm). An HLSL `cbuffer`
+    # with a register the rewrite leaves (rewrites/hlsl.py blanks `: register(b0)`) is read as a declaration and
+    # then its block, which is its body
+    "glsl": GrammarSpec("tree_sitter_glsl", "language", "glsl", extra_query="c"),
+    "hlsl": GrammarSpec(
+        "tree_sitter_hlsl", "language", "hlsl", extra_query="cpp", trailing_body=frozenset({"compound_statement"})
+    ),
     "markdown": GrammarSpec("tree_sitter_markdown", "language", "markdown", open_ended=frozenset({"setext_heading"})),
     "vue": _COMPONENT,
     "svelte": _COMPONENT,
@@ -475,6 +508,12 @@ CONTENT_HINTS: dict[str, list[tuple[re.Pattern[bytes], str]]] = {
             "glsl",
         ),
     ],
+    # a shader named by its stage (.vert, .frag, ...) is GLSL, or HLSL compiled for Vulkan by DXC (Sascha Willems's
+    # samples): HLSL binds by semantics and registers (`: SV_Target`, `register(b0)`, `[[vk::binding(0)]]`)
+    **dict.fromkeys(
+        (".vert", ".frag", ".geom", ".comp", ".tesc", ".tese"),
+        [(re.compile(rb"(?m)\bSV_[A-Za-z]|:[ \t]*register[ \t]*\(|\[\[vk::|^[ \t]*[ct]buffer[ \t]+\w"), "hlsl")],
+    ),
     # .pp is a Puppet manifest, or a Free Pascal unit or program (`unit Geometry;`)
     ".pp": [(re.compile(rb"(?im)^[ \t]*(?:unit|program|library)[ \t]+[\w.]+[ \t]*;"), "pascal")],
     # .v is Verilog, a Coq proof script (`Require Import`, `Theorem`, `Proof.`) or V (`fn main() {`, `pub fn`,

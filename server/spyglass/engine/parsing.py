@@ -379,6 +379,7 @@ def _parse(rel_path, data, lines: _Lines, settings, label, grammar, old_tree=Non
         lines,
         spec.body_types if spec is not None else frozenset(),
         spec.signature_types if spec is not None else frozenset(),
+        spec.head_end_types if spec is not None else frozenset(),
     )
 
     file_name = PurePosixPath(rel_path).name
@@ -590,6 +591,7 @@ def _nest(
     lines: _Lines,
     body_types: frozenset[str] = frozenset(),
     signature_types: frozenset[str] = frozenset(),
+    head_end_types: frozenset[str] = frozenset(),
 ) -> list[_Def]:
     """Arrange definitions in a tree by byte range; set lines, kinds and qualnames. Returns the roots."""
     for d in defs:
@@ -607,7 +609,7 @@ def _nest(
         d.start_line = lines.line_of(d.start_byte)
         d.end_line = lines.end_line_of(d.start_byte, d.end_byte)
         d.header_line = min(max(lines.line_of(d.name_node.start_byte), d.start_line), d.end_line)
-        _set_signature(d, lines, body_types, def_nodes, signature_types)
+        _set_signature(d, lines, body_types, def_nodes, signature_types, head_end_types)
         if d.kind == "function" and parent is not None and parent.kind in CLASS_LIKE:
             d.kind = "method"
         prefix = parent.qualname if parent is not None else None
@@ -887,6 +889,30 @@ def _find_head(d: _Def, types: frozenset[str], def_nodes: frozenset[tuple[int, i
     return None
 
 
+def _head_end(d: _Def, types: frozenset[str]) -> Node | None:
+    """The first node after the name, beside it, of one of ``types``: the end of a head the grammar has no node for
+    (SystemVerilog's ``function automatic logic f(`` ... ``);``, whose ports are a ``tf_port_list``)."""
+    parent = d.name_node.parent
+    if parent is None:
+        return None
+    return next((c for c in parent.named_children if c.type in types and c.start_byte >= d.name_node.end_byte), None)
+
+
+def _without_comments(data: bytes, start: int, head: Node, end: int) -> bytes:
+    """The bytes from ``start`` to ``end`` (through ``head``) less the comments in ``head``: a Verilog module's
+    ports are commented one by one (``input logic clk_i, // the clock``)."""
+    out, pos, stack = [], start, [head]
+    while stack:
+        node = stack.pop()
+        if _is_comment(node):
+            out.append(data[pos : node.start_byte])
+            pos = node.end_byte
+        else:
+            stack.extend(reversed(node.named_children))
+    out.append(data[pos:end])
+    return b" ".join(out)
+
+
 _INLINE_BODY_RE = re.compile(r",\s*do:\s")  # a body written inline after the head, as a keyword
 
 
@@ -896,19 +922,27 @@ def _set_signature(
     body_types: frozenset[str] = frozenset(),
     def_nodes: frozenset[tuple[int, int]] = frozenset(),
     signature_types: frozenset[str] = frozenset(),
+    head_end_types: frozenset[str] = frozenset(),
 ) -> None:
-    """The one-line signature (the text up to the body, or through a node that is the whole head) and the last
-    line of the header."""
+    """The one-line signature (the text up to the body, or through a node that is the whole head or ends it) and
+    the last line of the header."""
     data = lines.data
     d.header_end = d.header_line
     found = _find_body(d, body_types, def_nodes)
     whole = _find_head(d, signature_types, def_nodes) if signature_types else None
-    if whole is not None:  # a node that is the whole head (Julia's `signature`, Ada's specification), over its lines
+    if whole is None and found is None and head_end_types:  # the definition's start through the node ending its head
+        end_node = _head_end(d, head_end_types)
+        whole = (d.node, end_node) if end_node is not None else None
+    if whole is not None:  # a node that is the whole head (Julia's `signature`, Ada's specification) or ends it
         owner, node = whole
         start = owner.start_byte if owner.start_byte <= d.name_node.start_byte else d.node.start_byte
         start = _past_inner_attributes(owner if start == owner.start_byte else d.node, start)
-        sig = data[start : node.end_byte].decode("utf-8", errors="replace")
-        end_line = lines.end_line_of(node.start_byte, node.end_byte)
+        end = node.end_byte
+        after = node.next_sibling
+        if after is not None and after.type == ")" and owner is d.node:  # the bracket closing a head-ending list
+            end = after.end_byte
+        sig = _without_comments(data, start, node, end).decode("utf-8", errors="replace")
+        end_line = lines.end_line_of(node.start_byte, end)
         d.header_end = max(d.header_line, min(end_line, d.header_line + MAX_HEADER_LINES, d.end_line))
     elif found is None:  # no body: the first line of the declaration, past its annotations
         start = _past_inner_attributes(d.node, d.node.start_byte)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from .c import blank_macros
 from .components import rewrite_astro, rewrite_component
 from .haskell import rewrite_haskell
+from .hlsl import rewrite_hlsl
 from .kotlin import rewrite_kotlin
 from .pascal import blank_else_branches
 from .typescript import rewrite_typescript
@@ -23,6 +24,7 @@ REWRITES: dict[str, Callable[[bytes], bytes]] = {
     "cpp": blank_macros,
     "cuda": blank_macros,
     "haskell": rewrite_haskell,
+    "hlsl": rewrite_hlsl,
     "kotlin": rewrite_kotlin,
     "objective-c": blank_macros,
     "pascal": blank_else_branches,
