@@ -265,6 +265,37 @@ def test_suffixes_told_apart_by_content() -> None:
     assert language_for("main.v", vlang) == "vlang" and languages.is_code("vlang")
     header = b"`timescale 1ns/1ps\nmodule fifo #(parameter W = 8) (\n  input clk\n);\nendmodule\n"
     assert language_for("rtl/fifo.v", header) == "verilog"
+    # Verilog's module names on a line of their own, a package import: not V (the second reader's verilog-ethernet)
+    assert language_for("rtl/top.v", b"module top\n  (input clk);\nendmodule\n") == "verilog"
+    assert language_for("rtl/a.v", b"import bus_pkg::*;\nmodule a;\nendmodule\n") == "verilog"
+    assert language_for("hello.pp", b"Program Hello (output);\nbegin\nend.\n") == "pascal"
+    assert language_for("BUILD", b"#!/bin/bash\nmake\n") == "bash"  # a script named BUILD
+    assert language_for("BUILD", b'cc_library(name = "a")\n') == "bazel"
+    assert language_for_path("workspace") is None  # only Bazel's WORKSPACE
+    assert language_for("run_data.star", b"\ndata_optics\n\nloop_\n_rlnVoltage #1\n") == "text"  # STAR data
+
+
+def test_the_second_readers_vb_pascal_and_lua_cases() -> None:
+    # VB: an attribute line ending in a line continuation; the member below is signed by its own line
+    src = b"Public Interface ICalc\n    <OperationContract()> _\n    Function Add(ByVal a As Double) As Double\n"
+    src += b"End Interface\n"
+    add = find_in(parse_spans("a.vb", src), "ICalc.Add")
+    assert add.signature == "Function Add(ByVal a As Double) As Double" and is_declaration("vb", add.kind, add.text)
+    # Pascal: a string that starts with a quote written twice, then two routines the grammar's error took
+    pas = b"unit U;\ninterface\nimplementation\n\nprocedure A;\nbegin\n  if S = \x27\x27\x27\x27 then X := 1;\nend;\n\n"
+    pas += b"procedure B;\nbegin\nend;\n\nprocedure C;\nbegin\nend;\n\nend.\n"
+    r = parse_spans("q.pas", pas)
+    assert [(s.qualname, s.start_line, s.end_line) for s in r.spans[1:]] == [("A", 5, 8), ("B", 10, 12), ("C", 14, 16)]
+    assert len(rewritten("pascal", pas)) == len(pas) and not r.had_errors
+    # Pascal: generic methods, declared and implemented
+    gen = b"unit U;\ninterface\ntype\n  TMaker = class\n    class function Make<T: class>(const X: T): T; static;\n"
+    gen += b"  end;\nimplementation\n\nclass function TMaker.Make<T>(const X: T): T;\n"
+    gen += b"begin\n  Result := X;\nend;\n\nend.\n"
+    made = [(s.kind, s.qualname, s.start_line) for s in parse_spans("g.pas", gen).spans if s.qualname.endswith("Make")]
+    assert made == [("method", "TMaker.Make", 5), ("function", "TMaker.Make", 9)]
+    # Lua: a long comment closed by --]] has no -- in its doc
+    lua = b"--[[\n  Adds two numbers.\n--]]\nlocal function add(a, b)\n  return a + b\nend\n"
+    assert find_in(parse_spans("a.lua", lua), "add").doc == "Adds two numbers."
 
 
 def test_broken_grammar_logs_once_and_falls_back_to_windows(monkeypatch, caplog) -> None:

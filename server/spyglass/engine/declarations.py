@@ -134,7 +134,7 @@ def _ada_declaration(text: str) -> bool:
 
 def _vb_declaration(text: str) -> bool:
     lines = [line for line in _code_lines(text, ("'",)) if not line.lower().startswith("rem ")]
-    while lines and lines[0].startswith("<") and lines[0].endswith(">"):  # attribute lines
+    while lines and lines[0].startswith("<") and lines[0].removesuffix(" _").rstrip().endswith(">"):  # attributes
         lines.pop(0)
     if not lines or VB_HEADER_RE.match(lines[0]) is None or VB_END_RE.search(text):
         return False

@@ -56,6 +56,10 @@ class GrammarSpec:
     # Child node types that are a definition's whole head where the grammar has neither a ``body`` field nor a
     # body node (Julia's ``signature``): the signature is the text through it, over its lines
     signature_types: frozenset[str] = frozenset()
+    # The grammar needs a line end after the last statement: one is given where the file has none (tree-sitter-matlab
+    # reads a final `end` with none as an error and loses the function's body). Not for every grammar: a tree of
+    # other text than the file's is not kept for an editor's next parse
+    final_line_end: bool = False
     # Child node types, beside a definition's name, that end its head where the grammar has no node for the head
     # (SystemVerilog's ``tf_port_list``: a function's ports, over their lines): the signature is the text through it
     head_end_types: frozenset[str] = frozenset()
@@ -162,7 +166,9 @@ GRAMMARS: dict[str, GrammarSpec] = {
     "groovy": GrammarSpec("dekobon_tree_sitter_groovy", "language", "groovy"),
     # a function's body is its ``block`` (no ``body`` field): the signature runs to it, over ``...`` continuations,
     # and not into a comment after it (``function varargout = size(A, dim) %#ok<INUSL>``)
-    "matlab": GrammarSpec("tree_sitter_matlab", "language", "matlab", body_types=frozenset({"block"})),
+    "matlab": GrammarSpec(
+        "tree_sitter_matlab", "language", "matlab", body_types=frozenset({"block"}), final_line_end=True
+    ),
     "solidity": GrammarSpec("tree_sitter_solidity", "language", "solidity"),
     "fortran": GrammarSpec("tree_sitter_fortran", "language", "fortran"),
     # CUDA is C++ with kernels and launches (``kernel<<<grid, block>>>(...)``): its grammar extends C++'s, whose
@@ -410,7 +416,7 @@ EXTENSIONS: dict[str, str] = {
 }
 
 # Exact file names, as written -> language: Bazel's ``BUILD`` (a ``build`` script is not one); checked first
-CASED_FILENAMES: dict[str, str] = {"BUILD": "bazel"}
+CASED_FILENAMES: dict[str, str] = {"BUILD": "bazel", "WORKSPACE": "bazel"}
 
 # Exact file names (lower-cased) -> language; checked before the suffix.
 FILENAMES: dict[str, str] = {
@@ -426,7 +432,6 @@ FILENAMES: dict[str, str] = {
     "podfile": "ruby",
     "brewfile": "ruby",
     "jenkinsfile": "groovy",
-    "workspace": "bazel",
     ".bashrc": "bash",
     ".bash_profile": "bash",
     ".profile": "bash",
@@ -515,10 +520,13 @@ CONTENT_HINTS: dict[str, list[tuple[re.Pattern[bytes], str]]] = {
         [(re.compile(rb"(?m)\bSV_[A-Za-z]|:[ \t]*register[ \t]*\(|\[\[vk::|^[ \t]*[ct]buffer[ \t]+\w"), "hlsl")],
     ),
     # .pp is a Puppet manifest, or a Free Pascal unit or program (`unit Geometry;`)
-    ".pp": [(re.compile(rb"(?im)^[ \t]*(?:unit|program|library)[ \t]+[\w.]+[ \t]*;"), "pascal")],
-    # .v is Verilog, a Coq proof script (`Require Import`, `Theorem`, `Proof.`) or V (`fn main() {`, `pub fn`,
-    # `module main` with nothing after it, `import os`): Verilog has none of these at a line's start
+    ".pp": [
+        (re.compile(rb"(?im)^[ \t]*(?:unit|program|library)[ \t]+[\w.]+[ \t]*(?:\([^)\r\n]*\)[ \t]*)?;"), "pascal")
+    ],
+    # .v is Verilog (a module ends with `endmodule`), a Coq proof script (`Require Import`, `Theorem`, `Proof.`) or
+    # V (`fn main() {`, `pub fn`, `import os` with no `::`)
     ".v": [
+        (re.compile(rb"(?m)^[ \t]*endmodule\b"), "verilog"),
         (
             re.compile(
                 rb"(?m)^[ \t]*(?:(?:From[ \t]+\S+[ \t]+)?Require[ \t]+(?:Import|Export)\b"
@@ -526,8 +534,10 @@ CONTENT_HINTS: dict[str, list[tuple[re.Pattern[bytes], str]]] = {
             ),
             "coq",
         ),
-        (re.compile(rb"(?m)^(?:(?:pub[ \t]+)?fn[ \t]+\w|module[ \t]+\w+[ \t]*\r?$|import[ \t]+\w)"), "vlang"),
+        (re.compile(rb"(?m)^(?:(?:pub[ \t]+)?fn[ \t]+\w|import[ \t]+[\w.]+[ \t]*(?=\r?\n))"), "vlang"),
     ],
+    # .star is Starlark, or a STAR data file (crystallography's, RELION's): `data_` blocks
+    ".star": [(re.compile(rb"(?m)^data_\w*[ \t]*(?=\r?\n)"), "text")],
     # a notebook is read as its code (notebooks.py), whose first line (the JSON's "{") is empty, or "#" in a Julia
     # notebook's; one that starts otherwise is a notebook that could not be read so (another kernel's), still JSON
     ".ipynb": [(re.compile(rb"\A#(?:\r?\n|\Z)"), "julia"), (re.compile(rb"\A[^\r\n]"), "json")],
@@ -626,7 +636,7 @@ def language_for(rel_path: str, data: bytes | None = None) -> str | None:
     language = language_for_path(rel_path)
     if data is None:
         return language
-    if language is None:
+    if language is None or (language == "bazel" and data.startswith(b"#!")):  # a script named BUILD
         if data.startswith(b"#!"):
             end = data.find(b"\n", 0, 256)
             return language_for_shebang(data[: end if end >= 0 else 256])

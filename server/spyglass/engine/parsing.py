@@ -135,7 +135,7 @@ _ML_COMMENT_START_RE = re.compile(r"^\(\*+[ \t]?")
 _ML_COMMENT_END_RE = re.compile(r"[ \t]*\*+\)$")
 # Lua's and Luau's long comment, ``--[[ ... ]]`` or ``--[=[ ... ]=]`` (Moonwave's doc comments): its text is what is
 # between the brackets, as written (a doc's code sample keeps its indentation); after `--` lines, its lines are text
-_LONG_COMMENT_RE = re.compile(r"^--\[(=*)\[(.*)\]\1\]$", re.DOTALL)
+_LONG_COMMENT_RE = re.compile(r"^--\[(=*)\[(.*?)(?:--)?\]\1\]$", re.DOTALL)  # `--]]` closes one too
 _LONG_COMMENT_OPEN_RE = re.compile(r"^--\[(=*)\[")
 # Luau's mode directives at a file's top (`--!strict`, `--!native`, `--!optimize 2`): no doc (VHDL's doxygen
 # comments, `--! @brief ...`, are)
@@ -145,6 +145,8 @@ _VB_COMMENT_START_RE = re.compile(r"^(?:'+|[Rr][Ee][Mm]\b)[ \t]?")
 # Pascal's ``{ ... }`` (not Haskell's ``{- -}``, not a ``{$IFDEF}`` directive)
 _BRACE_OPEN_RE = re.compile(r"^\{(?![-$])[ \t]?")
 _BRACE_CLOSE_RE = re.compile(r"[ \t]*\}$")
+# white space after an attribute, over a VB line continuation (`` _`` at a line's end)
+_CONTINUATION_RE = re.compile(rb"[ \t]*(?:_[ \t]*)?(?:\r\n|\r|\n)?[ \t]*")
 # a MATLAB code analyzer pragma after a function's line (``%#ok<INUSD>``, ``%#codegen``), not its help text
 _PRAGMA_RE = re.compile(r"^#(?:ok(?:<[^>]*>)?|codegen)$")
 _STRING_PREFIX_RE = re.compile(r"^[rRbBuUfF]{0,2}('''|\"\"\"|'|\")")
@@ -353,10 +355,8 @@ def _parse(rel_path, data, lines: _Lines, settings, label, grammar, old_tree=Non
     # the grammar reads the text rewritten where it would misread it (rewrites/): the same length and lines, so
     # the tree's offsets hold for the file, from which names, docs, signatures and text are all read
     prepared = rewritten(label, data)
-    if prepared and not prepared.endswith(b"\n"):
-        # a grammar may need a line end after the last statement (tree-sitter-matlab reads a final `end` with
-        # none as an error and loses the function's body); the lines are the same with it
-        prepared += b"\n"
+    if spec is not None and spec.final_line_end and prepared and not prepared.endswith(b"\n"):
+        prepared += b"\n"  # the lines are the same with it
     # an editor's edits describe the file's bytes, not the rewritten ones: a tree of rewritten text is neither
     # reused nor kept for reuse (a full parse instead: 73 ms for 436 KB, docs/lsp.md)
     reusable = prepared == data
@@ -936,7 +936,7 @@ def _set_signature(
     if whole is not None:  # a node that is the whole head (Julia's `signature`, Ada's specification) or ends it
         owner, node = whole
         start = owner.start_byte if owner.start_byte <= d.name_node.start_byte else d.node.start_byte
-        start = _past_inner_attributes(owner if start == owner.start_byte else d.node, start)
+        start = _past_inner_attributes(owner if start == owner.start_byte else d.node, start, data)
         end = node.end_byte
         after = node.next_sibling
         if after is not None and after.type == ")" and owner is d.node:  # the bracket closing a head-ending list
@@ -945,7 +945,7 @@ def _set_signature(
         end_line = lines.end_line_of(node.start_byte, end)
         d.header_end = max(d.header_line, min(end_line, d.header_line + MAX_HEADER_LINES, d.end_line))
     elif found is None:  # no body: the first line of the declaration, past its annotations
-        start = _past_inner_attributes(d.node, d.node.start_byte)
+        start = _past_inner_attributes(d.node, d.node.start_byte, data)
         end = min(lines.start_of(lines.line_of(d.name_node.start_byte) + 1), d.node.end_byte)
         head = _past_annotations(data[start:end].decode("utf-8", errors="replace"))
         sig = _EOL_STR_RE.split(head, maxsplit=1)[0]
@@ -972,14 +972,17 @@ def _set_signature(
     d.signature = sig[:SIGNATURE_CHARS]
 
 
-def _past_inner_attributes(node: Node, start: int) -> int:
+def _past_inner_attributes(node: Node, start: int, data: bytes) -> int:
     """Where a head starts past the attributes its node starts with (VB.NET's ``<HttpGet>`` lines, Delphi's
-    ``[Test]``)."""
+    ``[Test]``), and past VB's line continuation after them (``<OperationContract()> _``)."""
+    past = start
     for child in node.named_children:
         if child.type not in INNER_ATTRIBUTE_TYPES:
             break
-        start = max(start, child.end_byte)
-    return start
+        past = max(past, child.end_byte)
+    if past > start and (m := _CONTINUATION_RE.match(data, past)):
+        past = m.end()
+    return past
 
 
 def _doc(d: _Def, data: bytes, lines: _Lines, doc_after: str = "") -> str:
@@ -1120,7 +1123,7 @@ def _clean_doc(raw: str, comment: bool = False) -> str:
                 closer, s = f"]{opening[1]}]", s[opening.end() :].strip()
             if closer:
                 if s.endswith(closer):
-                    closer, s = "", s[: -len(closer)].rstrip()
+                    closer, s = "", s[: -len(closer)].removesuffix("--").rstrip()
                 out.append(s)
                 continue
             s = (_ML_COMMENT_END_RE if ml else _COMMENT_END_RE).sub("", s)

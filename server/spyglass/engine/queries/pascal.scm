@@ -15,7 +15,8 @@
 (declType name: [(identifier) @name (genericTpl entity: (identifier) @name)] type: (type (declProcRef))) @definition.type
 (declType name: [(identifier) @name (genericTpl entity: (identifier) @name)] type: (declHelper)) @definition.class
 
-(declProc name: (identifier) @name) @definition.function
-(defProc header: (declProc name: (identifier) @name)) @definition.function
-; `TBasket.Add`, `TOuter.TInner.Run`, `TGroup<T>.Get`: the class (without its type parameters) is the qualifier
-(defProc header: (declProc name: (genericDot lhs: (_) @scope rhs: (identifier) @name))) @definition.function
+(declProc name: [(identifier) @name (genericTpl entity: (identifier) @name)]) @definition.function
+(defProc header: (declProc name: [(identifier) @name (genericTpl entity: (identifier) @name)])) @definition.function
+; `TBasket.Add`, `TOuter.TInner.Run`, `TGroup<T>.Get`: the class (without its type parameters) is the qualifier;
+; a generic method (`Make<T>`) is named without its type parameters
+(defProc header: (declProc name: (genericDot lhs: (_) @scope rhs: [(identifier) @name (genericTpl entity: (identifier) @name)]))) @definition.function
