@@ -273,6 +273,9 @@ def test_suffixes_told_apart_by_content() -> None:
     assert language_for("BUILD", b'cc_library(name = "a")\n') == "bazel"
     assert language_for_path("workspace") is None  # only Bazel's WORKSPACE
     assert language_for("run_data.star", b"\ndata_optics\n\nloop_\n_rlnVoltage #1\n") == "text"  # STAR data
+    # a licence's variant named by a code suffix is text; a code file named after licences is code
+    assert language_for_path("vendor/riscv-arch-tests/COPYING.CC") == "text"
+    assert language_for_path("LICENSE.md") == "markdown" and language_for_path("internal/license.go") == "go"
 
 
 def test_the_second_readers_vb_pascal_and_lua_cases() -> None:
@@ -2153,6 +2156,47 @@ def test_vb_stacked_attribute_lines_are_one_block() -> None:
     # a namespace named from the root is the namespace it names
     rooted = parse_spans("a.vb", b"Namespace Global.Shop.Core\n    Class A\n    End Class\nEnd Namespace\n")
     assert [s.qualname for s in rooted.spans] == ["a", "Shop.Core", "Shop.Core.A"]
+
+
+def test_vb_nested_types_and_constructors_are_definitions() -> None:
+    source = (
+        b"Public Class Encoder\n"
+        b"    Sub New(name As String)\n"
+        b"        Me.Name = name\n"
+        b"    End Sub\n"
+        b"\n"
+        b"    ''' <summary>A quality preset.</summary>\n"
+        b"    <Serializable>\n"
+        b"    Public Class QualityItem\n"
+        b"        Public Shared Sub New()\n"
+        b"        End Sub\n"
+        b"        Function Describe() As String\n"
+        b"            Return Text\n"
+        b"        End Function\n"
+        b"    End Class\n"
+        b"\n"
+        b"    <Flags> Private Enum Mode\n"
+        b"        Fast = 1\n"
+        b"    End Enum\n"
+        b"End Class\n"
+    )
+    result = parse_spans("Encoder.vb", source)
+    assert not result.had_errors
+    assert [(s.kind, s.qualname, s.start_line, s.end_line) for s in result.spans] == [
+        ("module", "Encoder", 1, 19),
+        ("class", "Encoder", 1, 19),
+        ("method", "Encoder.New", 2, 4),
+        ("class", "Encoder.QualityItem", 8, 14),
+        ("method", "Encoder.QualityItem.New", 9, 10),
+        ("method", "Encoder.QualityItem.Describe", 11, 13),
+        ("enum", "Encoder.Mode", 16, 18),
+    ]
+    assert find_in(result, "Encoder.New").signature == "Sub New(name As String)"
+    assert find_in(result, "Encoder.QualityItem").doc.startswith("<summary>A quality preset.</summary>")
+    # only a nested type's attributes are rewritten; a namespace's type keeps its own
+    top = b"Namespace N\n    <Serializable>\n    Public Class A\n    End Class\nEnd Namespace\n"
+    assert rewritten("vb", top) == top
+    assert find_in(parse_spans("a.vb", top), "N.A").start_line == 2
 
 
 def test_the_docs_and_signatures_of_hardware_and_shader_languages() -> None:

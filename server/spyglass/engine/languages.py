@@ -588,18 +588,22 @@ _SHEBANG_RE = re.compile(rb"^#!\s*(\S+)(?:[ \t]+(\S+))?")
 
 def language_for_path(rel_path: str) -> str | None:
     """The language of a file by its name, or None for plain text of no known kind."""
-    name = PurePosixPath(rel_path.replace("\\", "/")).name
-    lang = CASED_FILENAMES.get(name)
+    written = PurePosixPath(rel_path.replace("\\", "/")).name
+    lang = CASED_FILENAMES.get(written)
     if lang is not None:
         return lang
-    name = name.lower()
+    name = written.lower()
     lang = FILENAMES.get(name)
     if lang is not None:
         return lang
     dot = name.rfind(".")
     if dot <= 0:  # no suffix, or a dotfile like ".envrc"
         return EXTENSIONS.get(name) if dot == 0 else None
-    return EXTENSIONS.get(name[dot:])
+    lang = EXTENSIONS.get(name[dot:])
+    stem = written.split(".", 1)[0]
+    if stem.isupper() and FILENAMES.get(stem.lower()) == "text" and is_code(lang):
+        return "text"  # a licence's variant named by a suffix (`COPYING.CC`, Creative Commons), not C++
+    return lang
 
 
 def canonical_language(name: str) -> str:

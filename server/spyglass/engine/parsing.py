@@ -109,8 +109,9 @@ COMMENT_TYPES = frozenset({"haddock", "xml_doc"})
 # Fortran and CUDA are parsed (before, windows), a GLSL shader named ``.fs`` is not F#, and a Julia notebook is
 # read as its code; 33: a Julia signature is its whole head, over its lines; 34: VB.NET, Pascal, Ada, GDScript,
 # Luau, Starlark, (System)Verilog, VHDL, GLSL and HLSL are parsed, and code files that were unlabelled (Cython,
-# CoffeeScript, Clojure's .cljs, ...) are labelled code
-PARSER_VERSION = 34
+# CoffeeScript, Clojure's .cljs, ...) are labelled code; 35: VB.NET's nested types and constructors are spans, and
+# attributes on nested types and enum members no longer lose them
+PARSER_VERSION = 35
 # a grammar may take time out of proportion to a file (tree-sitter-julia is quadratic in `A' * x` lines: 7 s for
 # 287 KB): a parse that runs past this is given up, and the file is windows, as on any parse failure
 PARSE_SECONDS = 10.0
