@@ -110,7 +110,8 @@ COMMENT_TYPES = frozenset({"haddock", "xml_doc"})
 # read as its code; 33: a Julia signature is its whole head, over its lines; 34: VB.NET, Pascal, Ada, GDScript,
 # Luau, Starlark, (System)Verilog, VHDL, GLSL and HLSL are parsed, and code files that were unlabelled (Cython,
 # CoffeeScript, Clojure's .cljs, ...) are labelled code; 35: VB.NET's nested types and constructors are spans, and
-# attributes on nested types and enum members no longer lose them
+# attributes on nested types and enum members no longer lose them; SystemVerilog's assertion macros no longer lose
+# their module (rewrites/systemverilog.py); a licence named by a code suffix (``COPYING.CC``) is text
 PARSER_VERSION = 35
 # a grammar may take time out of proportion to a file (tree-sitter-julia is quadratic in `A' * x` lines: 7 s for
 # 287 KB): a parse that runs past this is given up, and the file is windows, as on any parse failure

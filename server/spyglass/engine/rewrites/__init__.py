@@ -15,6 +15,7 @@ from .haskell import rewrite_haskell
 from .hlsl import rewrite_hlsl
 from .kotlin import rewrite_kotlin
 from .pascal import blank_else_branches
+from .systemverilog import blank_assertion_macros
 from .typescript import rewrite_typescript
 from .vb import rewrite_vb
 
@@ -29,8 +30,10 @@ REWRITES: dict[str, Callable[[bytes], bytes]] = {
     "objective-c": blank_macros,
     "pascal": blank_else_branches,
     "svelte": rewrite_component,
+    "systemverilog": blank_assertion_macros,
     "typescript": rewrite_typescript,
     "vb": rewrite_vb,
+    "verilog": blank_assertion_macros,
     "vue": rewrite_component,
 }
 

@@ -1,0 +1,62 @@
+"""SystemVerilog whose assertion macros tree-sitter-systemverilog cannot read, rewritten before parsing.
+
+Designs wrap their concurrent assertions in macros (lowRISC's ``prim_assert.sv``: ```ASSERT(Name, a |-> b, clk,
+rst)``), and the grammar reads a macro's arguments as expressions, which a property (``|->``, ``|=>``, ``##1``) is
+not. Its error can take the whole module: in Ibex (a RISC-V core, with its vendored IP) 69 of the 127 files with an
+error were in error from such a call, and the module of ``prim_alert_sender.sv`` was lost to them. A call at the
+start of a line whose arguments hold a property operator is blanked, with a ``;`` after it: it defines nothing
+(one in the body of a ```define`` is left as it is).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .blanking import NOT_LINE_BREAK_RE
+
+# a macro call's start on a line of its own (a compiler directive takes no parentheses after its name)
+CALL_RE = re.compile(rb"(?m)^[ \t]*`[A-Za-z_]\w*[ \t]*\(")
+PROPERTY_OPERATORS = (b"|->", b"|=>", b"##")
+MAX_CALL = 4096  # a call's text is short: bounded, or a `(` without its `)` would be read to the file's end
+
+
+def blank_assertion_macros(data: bytes) -> bytes:
+    """``data`` with each macro call at a line's start whose arguments hold a property operator blanked."""
+    if b"`" not in data or not any(op in data for op in PROPERTY_OPERATORS):
+        return data
+    out = bytearray(data)
+    changed = False
+    for m in CALL_RE.finditer(data):
+        if data[max(0, m.start() - 2) : m.start()].rstrip(b"\r\n").endswith(b"\\"):
+            continue  # a line of a `define's body: the macro is text until it is used
+        end = _closing(data, m.end(), min(len(data), m.end() + MAX_CALL))
+        if end < 0 or not any(op in data[m.end() : end] for op in PROPERTY_OPERATORS):
+            continue
+        after = re.compile(rb"[ \t]*;").match(data, end)
+        end = after.end() if after else end
+        start = m.start() + len(m[0]) - len(m[0].lstrip())
+        out[start:end] = NOT_LINE_BREAK_RE.sub(b" ", data[start:end])
+        changed = True
+    return bytes(out) if changed else data
+
+
+def _closing(data: bytes, i: int, limit: int) -> int:
+    """The index just past the ``)`` that closes the ``(`` before ``i``; -1 if there is none before ``limit``."""
+    depth = 1
+    while i < limit:
+        c = data[i]
+        if c == 0x22:  # a string: its parentheses are text
+            j = data.find(b'"', i + 1, limit)
+            while j > 0 and data[j - 1] == 0x5C:
+                j = data.find(b'"', j + 1, limit)
+            if j < 0:
+                return -1
+            i = j
+        elif c == 0x28:
+            depth += 1
+        elif c == 0x29:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return -1
