@@ -276,6 +276,7 @@ def test_suffixes_told_apart_by_content() -> None:
     # a licence's variant named by a code suffix is text; a code file named after licences is code
     assert language_for_path("vendor/riscv-arch-tests/COPYING.CC") == "text"
     assert language_for_path("LICENSE.md") == "markdown" and language_for_path("internal/license.go") == "go"
+    assert language_for_path("README.ipynb") == "python"  # a notebook, whatever its name
 
 
 def test_the_second_readers_vb_pascal_and_lua_cases() -> None:

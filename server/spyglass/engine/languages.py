@@ -586,6 +586,10 @@ ALIASES: dict[str, str] = {
 _SHEBANG_RE = re.compile(rb"^#!\s*(\S+)(?:[ \t]+(\S+))?")
 
 
+# a licence's file: named so in capitals, it is text whatever its suffix (a `README.ipynb` is a notebook)
+LICENCE_NAMES = frozenset({"license", "licence", "copying"})
+
+
 def language_for_path(rel_path: str) -> str | None:
     """The language of a file by its name, or None for plain text of no known kind."""
     written = PurePosixPath(rel_path.replace("\\", "/")).name
@@ -601,7 +605,7 @@ def language_for_path(rel_path: str) -> str | None:
         return EXTENSIONS.get(name) if dot == 0 else None
     lang = EXTENSIONS.get(name[dot:])
     stem = written.split(".", 1)[0]
-    if stem.isupper() and FILENAMES.get(stem.lower()) == "text" and is_code(lang):
+    if stem.isupper() and stem.lower() in LICENCE_NAMES and is_code(lang):
         return "text"  # a licence's variant named by a suffix (`COPYING.CC`, Creative Commons), not C++
     return lang
 
