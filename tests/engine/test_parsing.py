@@ -2228,6 +2228,16 @@ def test_systemverilog_assertion_macros_do_not_lose_the_module() -> None:
     assert rewritten("systemverilog", define) == define
 
 
+def test_a_macro_defined_as_trailing_spaces_keeps_the_next_line() -> None:
+    # every C-family grammar read the line after `#define NAME ` as the macro's value
+    for path in ("guard.h", "guard.glsl", "guard.hlsl", "guard.cu"):
+        source = b"#ifndef FNC_DYAD\n#define FNC_DYAD  \nint dyad(int index) {\n    return index;\n}\n#endif\n"
+        assert [s.qualname for s in parse_spans(path, source).spans][1:] == ["dyad"], path
+    empty = b"#define SAL_ASSUME(expr)\t\nint x;\n"
+    assert rewritten("c", empty) == b"#define SAL_ASSUME(expr);\nint x;\n"
+    assert find_in(parse_spans("sal.h", empty), "SAL_ASSUME").end_line == 1
+
+
 def test_the_docs_and_signatures_of_hardware_and_shader_languages() -> None:
     assert find("uart_tx.sv", "uart_tx", "class").doc == "Shifts a byte out on `tx`, least significant bit first."
     assert find("uart_tx.sv", "uart_tx", "class").signature == (  # the whole head, less the comment in it

@@ -111,7 +111,8 @@ COMMENT_TYPES = frozenset({"haddock", "xml_doc"})
 # Luau, Starlark, (System)Verilog, VHDL, GLSL and HLSL are parsed, and code files that were unlabelled (Cython,
 # CoffeeScript, Clojure's .cljs, ...) are labelled code; 35: VB.NET's nested types and constructors are spans, and
 # attributes on nested types and enum members no longer lose them; SystemVerilog's assertion macros no longer lose
-# their module (rewrites/systemverilog.py); a licence named by a code suffix (``COPYING.CC``) is text
+# their module (rewrites/systemverilog.py); a licence named by a code suffix (``COPYING.CC``) is text; a C-family
+# ``#define NAME`` followed by trailing spaces no longer takes the next line as its value
 PARSER_VERSION = 35
 # a grammar may take time out of proportion to a file (tree-sitter-julia is quadratic in `A' * x` lines: 7 s for
 # 287 KB): a parse that runs past this is given up, and the file is windows, as on any parse failure

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .c import blank_macros
+from .c import blank_macros, end_empty_defines
 from .components import rewrite_astro, rewrite_component
 from .haskell import rewrite_haskell
 from .hlsl import rewrite_hlsl
@@ -24,6 +24,7 @@ REWRITES: dict[str, Callable[[bytes], bytes]] = {
     "c": blank_macros,
     "cpp": blank_macros,
     "cuda": blank_macros,
+    "glsl": end_empty_defines,
     "haskell": rewrite_haskell,
     "hlsl": rewrite_hlsl,
     "kotlin": rewrite_kotlin,

@@ -49,8 +49,20 @@ PATTERNS = [
 ]
 
 
+# `#define NAME` or `#define NAME(args)` with nothing after it but spaces or tabs: every grammar of the C family
+# reads the next line as the macro's value, so a header guard written with a trailing space took the function
+# below it (lygia's shaders: 18 files). The first of those spaces is read as `;`, a value on the macro's own line.
+EMPTY_DEFINE_RE = re.compile(rb"(?m)^([ \t]*#[ \t]*define[ \t]+[A-Za-z_]\w*(?:\([^()\r\n]*\))?)[ \t](?=[ \t]*\r?$)")
+
+
+def end_empty_defines(data: bytes) -> bytes:
+    """``data`` with each macro defined as nothing but trailing spaces given a value on its line."""
+    return EMPTY_DEFINE_RE.sub(rb"\1;", data) if b"define" in data else data
+
+
 def blank_macros(data: bytes) -> bytes:
-    """``data`` with the macro names a grammar cannot expand turned into spaces: same length, same lines."""
+    """``data`` with the macro names a grammar cannot expand turned into spaces, and each empty macro's trailing
+    space read as a value (``end_empty_defines``): same length, same lines."""
     for pattern in PATTERNS:
         data = pattern.sub(blank_group, data)
-    return data
+    return end_empty_defines(data)  # last: its `;` must not read as the end of a declaration to the patterns

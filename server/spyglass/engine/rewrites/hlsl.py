@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from .blanking import blank_group
+from .c import end_empty_defines
 
 BUFFER_REGISTER_RE = re.compile(
     rb"(?m)^[ \t]*[ct]buffer[ \t]+\w+[ \t]*(?P<m>:[ \t]*register[ \t]*\([^()\r\n]*\))(?=[ \t]*(?://[^\r\n]*)?(?:\r?\n|\r|\{|$))"
@@ -27,6 +28,7 @@ STACKED_ATTRIBUTES_RE = re.compile(
 
 
 def rewrite_hlsl(data: bytes) -> bytes:
+    data = end_empty_defines(data)
     if b"buffer" not in data and b"[" not in data:
         return data
     data = BUFFER_REGISTER_RE.sub(blank_group, data)
