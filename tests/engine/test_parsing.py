@@ -2198,6 +2198,10 @@ def test_vb_nested_types_and_constructors_are_definitions() -> None:
     top = b"Namespace N\n    <Serializable>\n    Public Class A\n    End Class\nEnd Namespace\n"
     assert rewritten("vb", top) == top
     assert find_in(parse_spans("a.vb", top), "N.A").start_line == 2
+    # a type ended on its own line (`Class I : End Class`) holds nothing: a later top-level type keeps its attributes
+    one_line = b"Public Class O\n    Class I : End Class\nEnd Class\n<Serializable>\nPublic Class P\nEnd Class\n"
+    assert rewritten("vb", one_line) == one_line
+    assert find_in(parse_spans("a.vb", one_line), "P").start_line == 4
 
 
 def test_systemverilog_assertion_macros_do_not_lose_the_module() -> None:
@@ -2236,6 +2240,39 @@ def test_a_macro_defined_as_trailing_spaces_keeps_the_next_line() -> None:
     empty = b"#define SAL_ASSUME(expr)\t\nint x;\n"
     assert rewritten("c", empty) == b"#define SAL_ASSUME(expr);\nint x;\n"
     assert find_in(parse_spans("sal.h", empty), "SAL_ASSUME").end_line == 1
+
+
+def test_systemverilog_assertion_macros_read_past_strings_and_comments() -> None:
+    # a `define's body is left as it is with CRLF line ends too
+    define = b"`define CHECK(a, b) \\\r\n  `ASSERT(Chk, a |-> b, clk, rst)\r\n"
+    assert rewritten("systemverilog", define) == define
+    # a `)` in a comment inside the call does not close it: the rest of the call and the module are kept
+    source = (
+        b"module m (input logic clk_i);\n"
+        b"  `ASSERT(Foo_A, a |-> b, // a) holds\n"
+        b"          clk_i, !rst_ni)\n"
+        b"  function automatic int f(int x);\n"
+        b"    return x;\n"
+        b"  endfunction\n"
+        b"endmodule\n"
+    )
+    blanked = rewritten("systemverilog", source)
+    assert b"clk_i, !rst_ni)" not in blanked and b"function automatic" in blanked
+    result = parse_spans("m.sv", source)
+    assert not result.had_errors and [s.qualname for s in result.spans] == ["m", "m", "m.f"]
+    # `##` in a message is no property: the call is kept (blanked, it left `if (ok) else`, an error)
+    message = (
+        b"class t extends uvm_test;\n"
+        b"  task run_phase(uvm_phase phase);\n"
+        b"    if (ok)\n"
+        b'      `uvm_info("t", $sformatf("### core = %s", core), UVM_LOW)\n'
+        b"    else\n"
+        b'      `uvm_error("t", "failed")\n'
+        b"  endtask\n"
+        b"endclass\n"
+    )
+    assert rewritten("systemverilog", message) == message
+    assert not parse_spans("t.sv", message).had_errors
 
 
 def test_the_docs_and_signatures_of_hardware_and_shader_languages() -> None:

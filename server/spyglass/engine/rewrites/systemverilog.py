@@ -27,10 +27,13 @@ def blank_assertion_macros(data: bytes) -> bytes:
     out = bytearray(data)
     changed = False
     for m in CALL_RE.finditer(data):
-        if data[max(0, m.start() - 2) : m.start()].rstrip(b"\r\n").endswith(b"\\"):
+        if _continues(data, m.start()):
             continue  # a line of a `define's body: the macro is text until it is used
         end = _closing(data, m.end(), min(len(data), m.end() + MAX_CALL))
-        if end < 0 or not any(op in data[m.end() : end] for op in PROPERTY_OPERATORS):
+        if end < 0:
+            continue
+        code = _TEXT_RE.sub(b"", data[m.end() : end])  # a `"##"` in a message is no property
+        if not any(op in code for op in PROPERTY_OPERATORS):
             continue
         after = re.compile(rb"[ \t]*;").match(data, end)
         end = after.end() if after else end
@@ -40,23 +43,28 @@ def blank_assertion_macros(data: bytes) -> bytes:
     return bytes(out) if changed else data
 
 
+def _continues(data: bytes, line_start: int) -> bool:
+    """Whether the line before the one starting at ``line_start`` ends with a ``\\`` (LF or CRLF)."""
+    end = line_start - 1 if line_start and data[line_start - 1] == 0x0A else line_start
+    if end and data[end - 1] == 0x0D:
+        end -= 1
+    return end > 0 and data[end - 1] == 0x5C
+
+
+# what the scan for a call's `)` stops at: a parenthesis, a string, a comment (whose parentheses are text)
+_TEXT_RE = re.compile(rb'"(?:[^"\\\r\n]|\\.)*"|//[^\r\n]*|/\*.*?\*/', re.DOTALL)  # strings and comments
+_SCAN_RE = re.compile(rb"[()]|" + _TEXT_RE.pattern, re.DOTALL)
+
+
 def _closing(data: bytes, i: int, limit: int) -> int:
     """The index just past the ``)`` that closes the ``(`` before ``i``; -1 if there is none before ``limit``."""
     depth = 1
-    while i < limit:
-        c = data[i]
-        if c == 0x22:  # a string: its parentheses are text
-            j = data.find(b'"', i + 1, limit)
-            while j > 0 and data[j - 1] == 0x5C:
-                j = data.find(b'"', j + 1, limit)
-            if j < 0:
-                return -1
-            i = j
-        elif c == 0x28:
+    for m in _SCAN_RE.finditer(data, i, limit):
+        c = data[m.start()]
+        if c == 0x28:
             depth += 1
         elif c == 0x29:
             depth -= 1
             if depth == 0:
-                return i + 1
-        i += 1
+                return m.end()
     return -1

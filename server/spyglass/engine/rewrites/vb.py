@@ -57,6 +57,8 @@ TYPE_RE = re.compile(
 )
 TYPE_END_RE = re.compile(rb"[ \t]*End[ \t]+(?:Class|Structure|Interface|Module)\b", re.IGNORECASE)
 ENUM_END_RE = re.compile(rb"[ \t]*End[ \t]+Enum\b", re.IGNORECASE)
+# a type declared and ended on one line (`Class Empty : End Class`): it holds nothing after its line
+ONE_LINE_TYPE_END_RE = re.compile(rb":[ \t]*End[ \t]+(?:Class|Structure|Interface|Module)\b", re.IGNORECASE)
 ATTRIBUTED_MEMBER_RE = re.compile(rb"(?P<m>[ \t]*<[^\r\n]*>)[ \t]*[A-Za-z_\[]")  # an enum member's attributes
 MAX_BLOCK_LINES = 20  # an attribute block over lines, at most
 # `Sub New(`, a constructor: its `New` read as a name of the same length
@@ -108,7 +110,7 @@ def blank_nested_type_attributes(data: bytes) -> bytes:
                 changed = True
         if m["kind"].lower() == b"enum":
             in_enum = not ENUM_END_RE.search(line)
-        else:
+        elif not ONE_LINE_TYPE_END_RE.search(line, m.end()):
             depth += 1
     return b"\n".join(lines) if changed else data
 
