@@ -2187,13 +2187,13 @@ def test_vb_nested_types_and_constructors_are_definitions() -> None:
         ("module", "Encoder", 1, 19),
         ("class", "Encoder", 1, 19),
         ("method", "Encoder.New", 2, 4),
-        ("class", "Encoder.QualityItem", 8, 14),
+        ("class", "Encoder.QualityItem", 7, 14),  # from its attribute, as a type at the top level
         ("method", "Encoder.QualityItem.New", 9, 10),
         ("method", "Encoder.QualityItem.Describe", 11, 13),
         ("enum", "Encoder.Mode", 16, 18),
     ]
     assert find_in(result, "Encoder.New").signature == "Sub New(name As String)"
-    assert find_in(result, "Encoder.QualityItem").doc.startswith("<summary>A quality preset.</summary>")
+    assert find_in(result, "Encoder.QualityItem").doc == "<summary>A quality preset.</summary>"  # not the attribute
     # only a nested type's attributes are rewritten; a namespace's type keeps its own
     top = b"Namespace N\n    <Serializable>\n    Public Class A\n    End Class\nEnd Namespace\n"
     assert rewritten("vb", top) == top

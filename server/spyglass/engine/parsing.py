@@ -488,18 +488,18 @@ def _collect(query, root: Node, data: bytes) -> tuple[list[_Def], Node | None]:
         by_node.setdefault((d.start_byte, d.end_byte), d)
     defs = list(by_node.values())
     for d in defs:
-        _extend_attributes(d)
+        _extend_attributes(d, data)
     return defs, module_doc
 
 
-def _extend_attributes(d: _Def) -> None:
+def _extend_attributes(d: _Def, data: bytes) -> None:
     """The attributes above a definition start its span, also past a comment at the end of one's line
     (``#[doc(alias = "scope")] // as other libraries call it``)."""
     prev = d.node.prev_named_sibling
     while prev is not None:
-        if prev.type in ATTRIBUTE_TYPES:
+        if prev.type in ATTRIBUTE_TYPES or _rewritten_attribute(prev, data):
             d.start_byte = prev.start_byte
-        elif not _trails_attribute(prev):
+        elif not (_trails_attribute(prev) or prev.type in LINE_END_TYPES):
             break
         prev = prev.prev_named_sibling
 
@@ -1043,7 +1043,7 @@ def _leading_comments(d: _Def, lines: _Lines) -> list[Node]:
     """Comment nodes directly above a definition, with no blank line between; nearest last."""
     node = d.node
     prev = _above(node)
-    while prev is not None and prev.type in ATTRIBUTE_TYPES:
+    while prev is not None and (prev.type in ATTRIBUTE_TYPES or _rewritten_attribute(prev, lines.data)):
         node, prev = prev, _above(prev)
     for _ in range(2):  # a definition first in a block: look above the block (Ruby `class` bodies)
         if prev is not None or node.parent is None or node.parent.parent is None:
@@ -1074,6 +1074,13 @@ def _leading_comments(d: _Def, lines: _Lines) -> list[Node]:
         prev = _above(prev)
     found.reverse()
     return found
+
+
+def _rewritten_attribute(node: Node, data: bytes) -> bool:
+    """A comment in the tree that is none in the file as written (its first character differs): an attribute
+    that rewrites/vb.py made a comment, as the grammar reads none on a nested type. It starts the span; no doc."""
+    text = node.text
+    return _is_comment(node) and text is not None and text[:1] != data[node.start_byte : node.start_byte + 1]
 
 
 def _above(node: Node) -> Node | None:
