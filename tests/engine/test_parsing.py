@@ -2275,6 +2275,33 @@ def test_systemverilog_assertion_macros_read_past_strings_and_comments() -> None
     assert not parse_spans("t.sv", message).had_errors
 
 
+def test_docs_lose_the_box_drawn_around_them_and_keep_their_lines() -> None:
+    # VHDL's and Rust's line comments end in their newline: the doc's lines were double-spaced
+    vhdl = (
+        b"-- ================================================================ --\n"
+        b"-- NEORV32 SoC - Generic Cache                                      --\n"
+        b"-- ---------------------------------------------------------------- --\n"
+        b"-- The cache is direct-mapped and writes back.                      --\n"
+        b"-- ================================================================ --\n"
+        b"entity neorv32_cache is\nend entity;\n"
+    )
+    assert find_in(parse_spans("cache.vhd", vhdl), "neorv32_cache").doc == (
+        "NEORV32 SoC - Generic Cache\nThe cache is direct-mapped and writes back."
+    )
+    rust = b"/// Pops an entry from the notified list.\n///\n/// The entry moves to the idle list.\nfn pop() {}\n"
+    assert find_in(parse_spans("set.rs", rust), "pop").doc == (
+        "Pops an entry from the notified list.\n\nThe entry moves to the idle list."
+    )
+    c = b"/********************\n * Frobs the widget. *\n * Twice.            *\n ********************/\n"
+    c += b"void frob(void) {}\n"
+    assert find_in(parse_spans("w.c", c), "frob").doc == "Frobs the widget.\nTwice."
+    # one line in a box of slashes; a diagram's corners and a sentence's last dash are text
+    ts = b"//////////\n//     $ZodString      //////////\n//////////\nexport interface $ZodStringDef {}\n"
+    assert find_in(parse_spans("s.ts", ts), "$ZodStringDef").doc == "$ZodString"
+    diagram = b"# Given:\n#   +-----+\n#   | a |\n#   +-----+\n# the value --\ndef given():\n    pass\n"
+    assert find_in(parse_spans("g.py", diagram), "given").doc == "Given:\n  +-----+\n  | a |\n  +-----+\nthe value --"
+
+
 def test_the_docs_and_signatures_of_hardware_and_shader_languages() -> None:
     assert find("uart_tx.sv", "uart_tx", "class").doc == "Shifts a byte out on `tx`, least significant bit first."
     assert find("uart_tx.sv", "uart_tx", "class").signature == (  # the whole head, less the comment in it

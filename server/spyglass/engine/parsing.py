@@ -38,6 +38,7 @@ import logging
 import re
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -112,8 +113,10 @@ COMMENT_TYPES = frozenset({"haddock", "xml_doc"})
 # CoffeeScript, Clojure's .cljs, ...) are labelled code; 35: VB.NET's nested types and constructors are spans, and
 # attributes on nested types and enum members no longer lose them; SystemVerilog's assertion macros no longer lose
 # their module (rewrites/systemverilog.py); a licence named by a code suffix (``COPYING.CC``) is text; a C-family
-# ``#define NAME`` followed by trailing spaces no longer takes the next line as its value
-PARSER_VERSION = 35
+# ``#define NAME`` followed by trailing spaces no longer takes the next line as its value; 36: a doc read from comments
+# loses the box drawn around it (rule lines, a border closing its lines), and Rust's and VHDL's line comments, which
+# end in their newline, no longer double-space it
+PARSER_VERSION = 36
 # a grammar may take time out of proportion to a file (tree-sitter-julia is quadratic in `A' * x` lines: 7 s for
 # 287 KB): a parse that runs past this is given up, and the file is windows, as on any parse failure
 PARSE_SECONDS = 10.0
@@ -127,6 +130,10 @@ _BODY_SEARCH_NODES = 64  # how many nodes to look at for a definition's body
 _WS_RE = re.compile(r"\s+")
 _EOL_RE = re.compile(rb"\r\n|\r|\n")
 _EOL_STR_RE = re.compile(r"\r\n|\r|\n")
+# a comment's rule line (not a diagram's ``+-----+``), and the border that closes a boxed comment's line
+# (``-- text --``, ``$ZodString  //////////``): a run of one character after white space
+_RULE_RE = re.compile(r"[-=*#~_/]{3,}")
+_BORDER_RE = re.compile(r"[ \t]+([-=*#/!%;])\1*$")
 # Fortran's ``!`` (and FORD's ``!>`` / ``!!`` doc marks)
 _COMMENT_START_RE = re.compile(
     r"^(?:/\*+!?|\*+(?!/)|//+!?|<#|#+!?|!+[<>]?|--+(?:[ \t]*[|^])?|;+|%+|=begin\b|=end\b)[ \t]?"
@@ -996,7 +1003,7 @@ def _doc(d: _Def, data: bytes, lines: _Lines, doc_after: str = "") -> str:
     above = _leading_comments(d, lines)
     if doc_after and above and _follows_an_item(above[0], data, lines, doc_after):
         above = above[1:]  # `val a : t` then `(** a's doc *)` then `val b`: the comment is a's, not b's
-    doc = _clean_doc("\n".join(_text(data, c) for c in above), comment=True)
+    doc = _clean_doc("\n".join(_text(data, c).rstrip() for c in above), comment=True)  # VHDL's end in a newline
     if not doc and doc_after:
         below = _trailing_doc(d, data, lines, doc_after)
         if below is not None:
@@ -1108,7 +1115,22 @@ def _leading_file_comment(root: Node, data: bytes, lines: _Lines, def_starts: se
     last = lines.end_line_of(comments[-1].start_byte, comments[-1].end_byte)
     if child is not None and child.start_byte in def_starts and lines.line_of(child.start_byte) <= last + 1:
         return ""
-    return _clean_doc("\n".join(_text(data, c) for c in comments), comment=True)
+    return _clean_doc("\n".join(_text(data, c).rstrip() for c in comments), comment=True)
+
+
+def _unboxed(lines: list[str]) -> list[str]:
+    """A comment's lines without the box drawn around its text: rule lines of one character (``-- ===== --``,
+    ``/*******``, ``# -----``) and the border that closes most lines (``-- Generic cache     --``), as VHDL, Ada, C
+    and shell banners are written."""
+    texts = [line for line in lines if line.strip() and not _RULE_RE.fullmatch(line.strip())]
+    ends = [m for line in texts if (m := _BORDER_RE.search(line))]
+    borders = Counter(m[1] for m in ends)
+    if borders:
+        char, closed = borders.most_common(1)[0]
+        # most lines close with it (a box), or the only line with a run of three (`$ZodString  //////////`)
+        if closed * 2 > len(texts) and (len(texts) > 1 or len(ends[0][0].strip()) >= 3):
+            lines = [_BORDER_RE.sub("", line) if line.endswith(char) else line for line in lines]
+    return [line for line in lines if not _RULE_RE.fullmatch(line.strip())]
 
 
 def _clean_doc(raw: str, comment: bool = False) -> str:
@@ -1143,7 +1165,7 @@ def _clean_doc(raw: str, comment: bool = False) -> str:
             if vb and _VB_COMMENT_START_RE.match(s):
                 start = _VB_COMMENT_START_RE
             out.append(start.sub("", s, count=1).rstrip())
-        out = [line for line in out if not _PRAGMA_RE.match(line)]
+        out = _unboxed([line for line in out if not _PRAGMA_RE.match(line)])
         while out and not out[0]:
             out.pop(0)
         while out and not out[-1]:
