@@ -2298,6 +2298,8 @@ def test_docs_lose_the_box_drawn_around_them_and_keep_their_lines() -> None:
     # one line in a box of slashes; a diagram's corners and a sentence's last dash are text
     ts = b"//////////\n//     $ZodString      //////////\n//////////\nexport interface $ZodStringDef {}\n"
     assert find_in(parse_spans("s.ts", ts), "$ZodStringDef").doc == "$ZodString"
+    framed = b"// --- http2 ---\nexport type CreateHTTP2HandlerOptions = {}\n"
+    assert find_in(parse_spans("standalone.ts", framed), "CreateHTTP2HandlerOptions").doc == "http2"
     diagram = b"# Given:\n#   +-----+\n#   | a |\n#   +-----+\n# the value --\ndef given():\n    pass\n"
     assert find_in(parse_spans("g.py", diagram), "given").doc == "Given:\n  +-----+\n  | a |\n  +-----+\nthe value --"
 

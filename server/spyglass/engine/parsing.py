@@ -134,6 +134,7 @@ _EOL_STR_RE = re.compile(r"\r\n|\r|\n")
 # (``-- text --``, ``$ZodString  //////////``): a run of one character after white space
 _RULE_RE = re.compile(r"[-=*#~_/]{3,}")
 _BORDER_RE = re.compile(r"[ \t]+([-=*#/!%;])\1*$")
+_RULE_OPEN_RE = re.compile(r"^([ \t]*)([-=*#/])\2{2,}[ \t]+")
 # Fortran's ``!`` (and FORD's ``!>`` / ``!!`` doc marks)
 _COMMENT_START_RE = re.compile(
     r"^(?:/\*+!?|\*+(?!/)|//+!?|<#|#+!?|!+[<>]?|--+(?:[ \t]*[|^])?|;+|%+|=begin\b|=end\b)[ \t]?"
@@ -1129,8 +1130,13 @@ def _unboxed(lines: list[str]) -> list[str]:
         char, closed = borders.most_common(1)[0]
         # most lines close with it (a box), or the only line with a run of three (`$ZodString  //////////`)
         if closed * 2 > len(texts) and (len(texts) > 1 or len(ends[0][0].strip()) >= 3):
-            lines = [_BORDER_RE.sub("", line) if line.endswith(char) else line for line in lines]
+            lines = [_unframed(line) if line.endswith(char) else line for line in lines]
     return [line for line in lines if not _RULE_RE.fullmatch(line.strip())]
+
+
+def _unframed(line: str) -> str:
+    """A boxed line without its border, and without a rule opening it (``--- http1 ---``)."""
+    return _RULE_OPEN_RE.sub(r"\1", _BORDER_RE.sub("", line))
 
 
 def _clean_doc(raw: str, comment: bool = False) -> str:
