@@ -17,6 +17,7 @@ from .blanking import NOT_LINE_BREAK_RE
 # a macro call's start on a line of its own (a compiler directive takes no parentheses after its name)
 CALL_RE = re.compile(rb"(?m)^[ \t]*`[A-Za-z_]\w*[ \t]*\(")
 PROPERTY_OPERATORS = (b"|->", b"|=>", b"##")
+SEMICOLON_RE = re.compile(rb"[ \t]*;")  # the `;` after a call, blanked with it
 MAX_CALL = 4096  # a call's text is short: bounded, or a `(` without its `)` would be read to the file's end
 
 
@@ -35,7 +36,7 @@ def blank_assertion_macros(data: bytes) -> bytes:
         code = _TEXT_RE.sub(b"", data[m.end() : end])  # a `"##"` in a message is no property
         if not any(op in code for op in PROPERTY_OPERATORS):
             continue
-        after = re.compile(rb"[ \t]*;").match(data, end)
+        after = SEMICOLON_RE.match(data, end)
         end = after.end() if after else end
         start = m.start() + len(m[0]) - len(m[0].lstrip())
         out[start:end] = NOT_LINE_BREAK_RE.sub(b" ", data[start:end])

@@ -68,15 +68,15 @@ CONSTRUCTOR_RE = re.compile(
 
 
 def rewrite_vb(data: bytes) -> bytes:
-    """``data`` as tree-sitter-vb-dotnet should read it: attributes of nested types blanked, the others' lines
-    joined, ``Global.`` namespaces blanked, constructors named."""
+    """``data`` as tree-sitter-vb-dotnet should read it: constructors named, the attributes it cannot read made
+    comments or blank, the others' lines joined, ``Global.`` namespaces blanked."""
     if b"Global." in data:
         data = GLOBAL_NAMESPACE_RE.sub(blank_group, data)
     data = CONSTRUCTOR_RE.sub(rb"\1N_w", data)
-    return join_attribute_lines(blank_nested_type_attributes(data))
+    return join_attribute_lines(hide_unread_attributes(data))
 
 
-def blank_nested_type_attributes(data: bytes) -> bytes:
+def hide_unread_attributes(data: bytes) -> bytes:
     """``data`` with the attributes the grammar cannot read made blank or comments: those of a type declared
     inside another type (on its own first line, and the block on the lines above it, made comments so that a doc
     comment above stays the type's), and those of an enum's members (``<DispName("Mono")> Mono``)."""
